@@ -1,0 +1,63 @@
+// The boundary between platform/ and the device implementations. platform/ validates
+// every request and orders commands; a backend allocates memory and executes work.
+#pragma once
+
+#include <CL/cl.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "backends/device_description.h"
+#include "backends/operations.h"
+
+namespace cucl::backend {
+
+// One allocation of one device.
+class Memory {
+ public:
+  virtual ~Memory() = default;
+  // A host pointer to `offset` that stays valid until unmap, used for clEnqueueMapBuffer.
+  // Devices whose memory the host can address return it directly.
+  virtual void* map_pointer(size_t offset, size_t size) = 0;
+  virtual void unmap_pointer(void* mapped) = 0;
+  // Synchronous initial contents (CL_MEM_COPY_HOST_PTR), before any command uses the memory.
+  virtual void write_now(size_t offset, const void* src, size_t size) = 0;
+};
+
+// A command ready to run. The backend calls started() then finished() exactly once each,
+// from any thread; after finished() the work item may be gone.
+class Work {
+ public:
+  virtual const Operation& operation() const = 0;
+  virtual void started() = 0;
+  virtual void finished(cl_int status) = 0;
+
+ protected:
+  ~Work() = default;
+};
+
+// Executes submitted work. Work submitted to one stream may run concurrently: platform/
+// submits only work whose dependencies are complete.
+class Stream {
+ public:
+  virtual ~Stream() = default;
+  virtual void submit(Work& work) = 0;
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual const DeviceDescription& description() const = 0;
+  // `host_ptr` is the application's memory for CL_MEM_USE_HOST_PTR, null otherwise.
+  // Returns null when the device has no room.
+  virtual std::unique_ptr<Memory> allocate(size_t size, void* host_ptr) = 0;
+  virtual std::unique_ptr<Stream> create_stream() = 0;
+  // The device clock, in nanoseconds, for clGetDeviceAndHostTimer.
+  virtual uint64_t device_timer_ns() const = 0;
+};
+
+// Every device of every backend present on this machine, host device first.
+std::vector<std::unique_ptr<Device>> discover_devices();
+
+}  // namespace cucl::backend

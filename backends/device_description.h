@@ -1,0 +1,105 @@
+// What a device is, as its backend describes it. platform/ answers clGetDeviceInfo from
+// this; every field must tell the truth about what the device does today.
+#pragma once
+
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cucl::backend {
+
+struct NameVersion {
+  cl_version version;
+  std::string name;
+};
+
+struct DeviceDescription {
+  cl_device_type type = CL_DEVICE_TYPE_DEFAULT;
+  std::string name;
+  std::string vendor;
+  cl_uint vendor_id = 0;
+  std::string driver_version;
+  std::string version = "OpenCL 3.0 cucl";  // "OpenCL<space>3.0<space>..." as the spec requires
+  cl_version numeric_version = CL_MAKE_VERSION(3, 0, 0);
+  std::string profile = "FULL_PROFILE";
+  std::string opencl_c_version = "OpenCL C 1.2";
+  std::vector<NameVersion> opencl_c_all_versions;
+  std::vector<NameVersion> opencl_c_features;
+  std::vector<NameVersion> extensions;
+  std::vector<NameVersion> ils;
+  std::vector<NameVersion> built_in_kernels;
+  std::string latest_conformance_version_passed = "v0000-01-01-00";
+
+  cl_uint max_compute_units = 1;
+  cl_uint max_clock_frequency_mhz = 0;
+  cl_uint address_bits = 64;
+  cl_uint max_work_item_dimensions = 3;
+  std::array<size_t, 3> max_work_item_sizes{1024, 1024, 1024};
+  size_t max_work_group_size = 1024;
+  size_t preferred_work_group_size_multiple = 1;
+
+  // char, short, int, long, float, double, half
+  std::array<cl_uint, 7> preferred_vector_width{16, 8, 4, 2, 4, 0, 0};
+  std::array<cl_uint, 7> native_vector_width{16, 8, 4, 2, 4, 0, 0};
+
+  cl_ulong global_mem_size = 0;
+  cl_ulong max_mem_alloc_size = 0;
+  cl_device_mem_cache_type global_mem_cache_type = CL_READ_WRITE_CACHE;
+  cl_uint global_mem_cacheline_size = 64;
+  cl_ulong global_mem_cache_size = 0;
+  cl_ulong max_constant_buffer_size = 64 * 1024;
+  cl_uint max_constant_args = 8;
+  cl_device_local_mem_type local_mem_type = CL_GLOBAL;
+  cl_ulong local_mem_size = 32 * 1024;
+  size_t max_parameter_size = 1024;
+  cl_uint mem_base_addr_align_bits = 1024;
+  cl_uint min_data_type_align_size = 128;
+  cl_bool host_unified_memory = CL_TRUE;
+  cl_bool error_correction_support = CL_FALSE;
+  cl_bool endian_little = CL_TRUE;
+
+  cl_device_fp_config single_fp_config = CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM |
+                                         CL_FP_FMA | CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF;
+  cl_device_fp_config double_fp_config = 0;
+  cl_device_fp_config half_fp_config = 0;
+
+  size_t profiling_timer_resolution_ns = 1;
+  cl_bool available = CL_TRUE;
+  cl_bool compiler_available = CL_FALSE;
+  cl_bool linker_available = CL_FALSE;
+  cl_device_exec_capabilities execution_capabilities = CL_EXEC_KERNEL;
+  cl_command_queue_properties queue_on_host_properties =
+      CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+  size_t printf_buffer_size = 0;
+  cl_bool preferred_interop_user_sync = CL_TRUE;
+
+  // Images (none until the image issue lands).
+  cl_bool image_support = CL_FALSE;
+
+  // OpenCL 2.x/3.0 optional capabilities, all off until they are implemented.
+  cl_device_svm_capabilities svm_capabilities = 0;
+  cl_device_atomic_capabilities atomic_memory_capabilities = CL_DEVICE_ATOMIC_ORDER_RELAXED |
+                                                             CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+  cl_device_atomic_capabilities atomic_fence_capabilities =
+      CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+  cl_device_device_enqueue_capabilities device_enqueue_capabilities = 0;
+  cl_bool non_uniform_work_group_support = CL_FALSE;
+  cl_bool work_group_collective_functions_support = CL_FALSE;
+  cl_bool generic_address_space_support = CL_FALSE;
+  cl_bool pipe_support = CL_FALSE;
+  cl_uint max_num_sub_groups = 0;
+  size_t max_global_variable_size = 0;
+  size_t global_variable_preferred_total_size = 0;
+  std::array<cl_uint, 3> preferred_atomic_alignment{0, 0, 0};  // platform, global, local
+  size_t preferred_work_group_size_multiple_hint = 1;
+
+  // cl_khr_device_uuid / cl_khr_pci_bus_info (reported only where listed in extensions)
+  std::array<cl_uchar, CL_UUID_SIZE_KHR> uuid{};
+  std::array<cl_uchar, CL_UUID_SIZE_KHR> driver_uuid{};
+};
+
+}  // namespace cucl::backend

@@ -1,0 +1,63 @@
+#include <cstring>
+
+#include "backends/host/host_memory.h"
+#include "backends/host/host_stream.h"
+
+namespace cucl::backend::host {
+namespace {
+
+// Each overload performs one kind of operation on host memory.
+struct HostExecutor {
+  void operator()(const op::Nothing&) const {}
+
+  void operator()(const op::Copy& copy) const {
+    // memmove: a copy within one buffer may overlap only where the API allows it (never),
+    // but a read into a USE_HOST_PTR buffer's own memory may.
+    std::memmove(resolve(copy.dst), resolve(copy.src), copy.size);
+  }
+
+  void operator()(const op::CopyRect& rect) const {
+    const char* src = resolve(rect.src);
+    char* dst = resolve(rect.dst);
+    for (size_t z = 0; z < rect.region[2]; ++z) {
+      for (size_t y = 0; y < rect.region[1]; ++y) {
+        std::memmove(dst + z * rect.dst_slice_pitch + y * rect.dst_row_pitch,
+                     src + z * rect.src_slice_pitch + y * rect.src_row_pitch, rect.region[0]);
+      }
+    }
+  }
+
+  void operator()(const op::Fill& fill) const {
+    char* dst = resolve(fill.dst);
+    if (fill.pattern_size == 1) {
+      std::memset(dst, fill.pattern[0], fill.size);
+      return;
+    }
+    for (size_t offset = 0; offset < fill.size; offset += fill.pattern_size) {
+      std::memcpy(dst + offset, fill.pattern.data(), fill.pattern_size);
+    }
+  }
+
+  void operator()(const op::Map& map) const {
+    const char* src = resolve(map.src);
+    if (map.needs_read && map.mapped != src) std::memcpy(map.mapped, src, map.size);
+  }
+
+  void operator()(const op::Unmap& unmap) const {
+    char* dst = resolve(unmap.dst);
+    if (unmap.needs_write && unmap.mapped != dst) std::memcpy(dst, unmap.mapped, unmap.size);
+  }
+
+  void operator()(const op::Migrate&) const {}  // host memory is always current on the host
+
+  void operator()(const op::HostFunction& function) const { function.run(); }
+};
+
+}  // namespace
+
+cl_int execute_on_host(const Operation& operation) {
+  std::visit(HostExecutor{}, operation);
+  return CL_SUCCESS;
+}
+
+}  // namespace cucl::backend::host

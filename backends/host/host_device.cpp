@@ -1,0 +1,34 @@
+#include "backends/host/host_device.h"
+
+#include <tbb/info.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+
+#include "backends/host/host_memory.h"
+#include "backends/host/host_stream.h"
+
+namespace cucl::backend::host {
+
+HostDevice::HostDevice()
+    : description_(describe_host_device(static_cast<unsigned>(tbb::info::default_concurrency()))),
+      arena_(tbb::info::default_concurrency()) {}
+
+std::unique_ptr<Memory> HostDevice::allocate(size_t size, void* host_ptr) {
+  if (host_ptr) return std::make_unique<HostMemory>(host_ptr, false);
+  size_t rounded = (size + HostMemory::kAlignment - 1) / HostMemory::kAlignment * HostMemory::kAlignment;
+  void* data = std::aligned_alloc(HostMemory::kAlignment, rounded);
+  if (!data) return nullptr;
+  return std::make_unique<HostMemory>(data, true);
+}
+
+std::unique_ptr<Stream> HostDevice::create_stream() { return std::make_unique<HostStream>(arena_); }
+
+uint64_t HostDevice::device_timer_ns() const {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace cucl::backend::host

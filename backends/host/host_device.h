@@ -1,0 +1,26 @@
+// The CPU device: memory is host memory, work runs on oneTBB worker threads.
+#pragma once
+
+#include <tbb/task_arena.h>
+
+#include "backends/backend.h"
+
+namespace cucl::backend::host {
+
+class HostDevice final : public Device {
+ public:
+  HostDevice();
+  const DeviceDescription& description() const override { return description_; }
+  std::unique_ptr<Memory> allocate(size_t size, void* host_ptr) override;
+  std::unique_ptr<Stream> create_stream() override;
+  uint64_t device_timer_ns() const override;
+
+ private:
+  DeviceDescription description_;
+  tbb::task_arena arena_;
+};
+
+// Fills in what the host device is, from the machine it runs on.
+DeviceDescription describe_host_device(unsigned concurrency);
+
+}  // namespace cucl::backend::host

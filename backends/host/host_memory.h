@@ -1,0 +1,33 @@
+#pragma once
+
+#include <cstring>
+
+#include "backends/backend.h"
+
+namespace cucl::backend::host {
+
+// Host memory: an aligned allocation of ours, or the application's CL_MEM_USE_HOST_PTR memory.
+class HostMemory final : public Memory {
+ public:
+  static constexpr size_t kAlignment = 128;  // CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes
+
+  HostMemory(void* data, bool owned) : data_(static_cast<char*>(data)), owned_(owned) {}
+  ~HostMemory() override;
+  char* data() const { return data_; }
+  void* map_pointer(size_t offset, size_t) override { return data_ + offset; }
+  void unmap_pointer(void*) override {}
+  void write_now(size_t offset, const void* src, size_t size) override { std::memcpy(data_ + offset, src, size); }
+
+ private:
+  char* data_;
+  bool owned_;
+};
+
+// The address a Location names on the host.
+inline char* resolve(const Location& location) {
+  char* base = location.memory ? static_cast<HostMemory*>(location.memory)->data()
+                               : static_cast<char*>(location.host);
+  return base + location.offset;
+}
+
+}  // namespace cucl::backend::host

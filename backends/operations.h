@@ -1,0 +1,78 @@
+// The device work a command carries, in terms a backend executes. Platform validation has
+// already happened: every offset and size here is in bounds.
+#pragma once
+
+#include <CL/cl.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <variant>
+#include <vector>
+
+namespace cucl::backend {
+
+class Memory;
+
+// One end of a transfer: device memory at an offset, or a plain host pointer.
+struct Location {
+  Memory* memory = nullptr;  // null: `host` is an application pointer
+  void* host = nullptr;
+  size_t offset = 0;
+};
+
+namespace op {
+
+struct Copy {  // read, write and copy of buffers
+  Location src, dst;
+  size_t size;
+};
+
+struct CopyRect {  // the *Rect variants; origins are already folded into the offsets
+  Location src, dst;
+  std::array<size_t, 3> region;  // bytes, rows, slices
+  size_t src_row_pitch, src_slice_pitch;
+  size_t dst_row_pitch, dst_slice_pitch;
+};
+
+struct Fill {
+  Location dst;
+  size_t size;
+  std::array<uint8_t, 128> pattern;
+  size_t pattern_size;
+};
+
+// Map makes `size` bytes at `src` visible at `mapped` (a pointer the backend handed out
+// when the command was enqueued); unmap makes writes through `mapped` visible again.
+struct Map {
+  Location src;
+  void* mapped;
+  size_t size;
+  bool needs_read;  // false for CL_MAP_WRITE_INVALIDATE_REGION
+};
+
+struct Unmap {
+  Location dst;
+  void* mapped;
+  size_t size;
+  bool needs_write;  // false for read-only maps
+};
+
+struct Migrate {  // make the listed memories current on this device
+  std::vector<Memory*> memories;
+  bool content_undefined;
+};
+
+struct Nothing {};  // markers, barriers, wait-for-events
+
+struct HostFunction {  // work that runs on a host thread (native kernels, host fallbacks)
+  std::function<void()> run;
+};
+
+}  // namespace op
+
+using Operation = std::variant<op::Nothing, op::Copy, op::CopyRect, op::Fill, op::Map, op::Unmap,
+                               op::Migrate, op::HostFunction>;
+
+}  // namespace cucl::backend

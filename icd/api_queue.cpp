@@ -1,0 +1,82 @@
+// Command queues.
+#include "icd/entry.h"
+#include "platform/info.h"
+#include "platform/queue_rules.h"
+
+using namespace cucl;
+using cucl::icd::guard;
+using cucl::icd::guard_create;
+
+namespace {
+
+cl_command_queue create(cl_context context, cl_device_id device, const cl_queue_properties* properties,
+                        cl_int* errcode_ret) {
+  return guard_create(errcode_ret, [&] {
+    auto cucl_context = lookup<Context>(context);
+    auto cucl_device = lookup<Device>(device);
+    return publish<cl_command_queue>(create_queue(*cucl_context, *cucl_device, properties));
+  });
+}
+
+}  // namespace
+
+CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(cl_context context,
+                                                                             cl_device_id device,
+                                                                             const cl_queue_properties* properties,
+                                                                             cl_int* errcode_ret) {
+  return create(context, device, properties, errcode_ret);
+}
+
+CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context context, cl_device_id device,
+                                                               cl_command_queue_properties properties,
+                                                               cl_int* errcode_ret) {
+  // The 1.x form takes only host-queue bits; device-queue bits are invalid here.
+  constexpr cl_command_queue_properties kHostBits = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+  if (properties & ~kHostBits) {
+    return guard_create(errcode_ret, [&]() -> cl_command_queue {
+      lookup<Context>(context);
+      lookup<Device>(device);
+      fail(CL_INVALID_VALUE);
+    });
+  }
+  const cl_queue_properties list[] = {CL_QUEUE_PROPERTIES, properties, 0};
+  return create(context, device, properties ? list : nullptr, errcode_ret);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue command_queue) {
+  return guard([&] { check(lookup<Queue>(command_queue)->retain_api(), CL_INVALID_COMMAND_QUEUE); });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_queue) {
+  // Commands are handed to the device as they become ready, so the implicit flush is
+  // already done.
+  return guard([&] { check(lookup<Queue>(command_queue)->release_api(), CL_INVALID_COMMAND_QUEUE); });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue,
+                                                      cl_command_queue_info param_name, size_t param_value_size,
+                                                      void* param_value, size_t* param_value_size_ret) {
+  return guard([&] {
+    auto queue = lookup<Queue>(command_queue);
+    InfoWriter out(param_value_size, param_value, param_value_size_ret);
+    queue_info(*queue, param_name, out);
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue command_queue,
+                                                          cl_command_queue_properties properties, cl_bool enable,
+                                                          cl_command_queue_properties* old_properties) {
+  // Deprecated since OpenCL 1.1; queue properties are fixed at creation in cucl.
+  return guard([&] {
+    lookup<Queue>(command_queue);
+    fail(CL_INVALID_OPERATION);
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clFlush(cl_command_queue command_queue) {
+  return guard([&] { lookup<Queue>(command_queue); });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue command_queue) {
+  return guard([&] { lookup<Queue>(command_queue)->finish(); });
+}

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "platform/callback_list.h"
+#include "platform/device.h"
+#include "platform/object.h"
+
+namespace cucl {
+
+using ContextNotify = void(CL_CALLBACK*)(const char* errinfo, const void* private_info, size_t cb,
+                                         void* user_data);
+
+class Context final : public Object {
+ public:
+  static constexpr ObjectKind kKind = ObjectKind::Context;
+  static constexpr cl_int kInvalidHandle = CL_INVALID_CONTEXT;
+
+  Context(std::vector<Device*> devices, std::vector<cl_context_properties> properties, ContextNotify notify,
+          void* notify_user_data);
+  ~Context() override;
+
+  const std::vector<Device*>& devices() const { return devices_; }
+  bool has_device(const Device* device) const;
+  // The properties as given, terminating zero included (empty if none were given).
+  const std::vector<cl_context_properties>& properties() const { return properties_; }
+  // Reports an error to the application's notify callback, if it gave one.
+  void notify(const std::string& message) const;
+  void add_destructor_callback(DestructorCallbacks<cl_context>::Function function, void* user_data) {
+    destructor_callbacks_.add(function, user_data);
+  }
+  // Largest CL_DEVICE_MAX_MEM_ALLOC_SIZE over the context's devices.
+  cl_ulong max_mem_alloc_size() const;
+  cl_context id() { return reinterpret_cast<cl_context>(handle()); }
+
+ private:
+  std::vector<Device*> devices_;
+  std::vector<cl_context_properties> properties_;
+  ContextNotify notify_;
+  void* notify_user_data_;
+  DestructorCallbacks<cl_context> destructor_callbacks_;
+};
+
+}  // namespace cucl

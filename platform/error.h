@@ -1,0 +1,26 @@
+// Errors travel through platform/ as exceptions and become cl_int at the icd/ boundary.
+#pragma once
+
+#include <CL/cl.h>
+
+#include <exception>
+
+namespace cucl {
+
+class Error : public std::exception {
+ public:
+  explicit Error(cl_int code) : code_(code) {}
+  cl_int code() const noexcept { return code_; }
+  const char* what() const noexcept override { return "OpenCL error"; }
+
+ private:
+  cl_int code_;
+};
+
+[[noreturn]] inline void fail(cl_int code) { throw Error(code); }
+
+inline void check(bool condition, cl_int code) {
+  if (!condition) fail(code);
+}
+
+}  // namespace cucl

@@ -1,0 +1,101 @@
+#include "platform/event.h"
+
+#include "platform/clock.h"
+#include "platform/queue.h"
+
+namespace cucl {
+namespace {
+
+enum Stamp { kQueued, kSubmit, kStart, kEnd, kComplete };
+
+// A callback registered for `trigger` fires once the status reaches it, with `trigger` as
+// the status it reports; an error passes every trigger and is reported as itself.
+bool reaches(cl_int status, cl_int trigger) { return status <= trigger; }
+
+}  // namespace
+
+Event::Event(Ref<Context> context, Ref<Queue> queue, cl_command_type type, bool profiled)
+    : Object(ObjectKind::Event),
+      context_(std::move(context)),
+      queue_(std::move(queue)),
+      type_(type),
+      profiled_(profiled),
+      status_(CL_QUEUED) {
+  if (profiled_) timestamps_[kQueued] = now_ns();
+}
+
+Event::Event(Ref<Context> context)
+    : Object(ObjectKind::Event), context_(std::move(context)), type_(CL_COMMAND_USER), profiled_(false),
+      status_(CL_SUBMITTED) {}
+
+cl_int Event::status() const {
+  std::lock_guard lock(mutex_);
+  return status_;
+}
+
+void Event::set_status(cl_int status) {
+  std::vector<PendingCallback> due;
+  std::vector<EventListener*> listeners;
+  {
+    std::lock_guard lock(mutex_);
+    if (status_ <= CL_COMPLETE || status >= status_) return;
+    if (profiled_) {
+      cl_ulong now = now_ns();
+      // A command that skips states (e.g. straight to COMPLETE) still reports ordered stamps.
+      if (status <= CL_SUBMITTED && !timestamps_[kSubmit]) timestamps_[kSubmit] = now;
+      if (status <= CL_RUNNING && !timestamps_[kStart]) timestamps_[kStart] = now;
+      if (status <= CL_COMPLETE) timestamps_[kEnd] = timestamps_[kComplete] = now;
+    }
+    status_ = status;
+    for (auto it = callbacks_.begin(); it != callbacks_.end();) {
+      if (reaches(status, it->trigger)) {
+        due.push_back(*it);
+        it = callbacks_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    if (status <= CL_COMPLETE) {
+      listeners.swap(listeners_);
+      done_.notify_all();
+    }
+  }
+  // Keep the event alive while callbacks and listeners run: they may release it.
+  Ref<Event> self(this);
+  // Callbacks fire in status order (SUBMITTED, RUNNING, COMPLETE), each group in
+  // registration order.
+  for (cl_int trigger : {CL_SUBMITTED, CL_RUNNING, CL_COMPLETE}) {
+    for (const auto& entry : due) {
+      if (entry.trigger == trigger) entry.callback(id(), status < 0 ? status : trigger, entry.user_data);
+    }
+  }
+  for (EventListener* listener : listeners) listener->event_done(status);
+}
+
+cl_int Event::wait() {
+  std::unique_lock lock(mutex_);
+  done_.wait(lock, [this] { return status_ <= CL_COMPLETE; });
+  return status_;
+}
+
+void Event::add_callback(cl_int trigger_status, Callback callback, void* user_data) {
+  cl_int current;
+  {
+    std::lock_guard lock(mutex_);
+    current = status_;
+    if (!reaches(current, trigger_status)) {
+      callbacks_.push_back({trigger_status, callback, user_data});
+      return;
+    }
+  }
+  callback(id(), current < 0 ? current : trigger_status, user_data);
+}
+
+bool Event::add_listener(EventListener* listener) {
+  std::lock_guard lock(mutex_);
+  if (status_ <= CL_COMPLETE) return false;
+  listeners_.push_back(listener);
+  return true;
+}
+
+}  // namespace cucl

@@ -1,0 +1,80 @@
+// A cl_event: the status of one command (or a user event) and everything that waits on it:
+// application callbacks, blocked threads and commands that depend on it.
+#pragma once
+
+#include <array>
+#include <condition_variable>
+#include <mutex>
+#include <vector>
+
+#include "platform/context.h"
+#include "platform/object.h"
+
+namespace cucl {
+
+class Queue;
+
+// Something that wants to hear once when an event reaches a final status.
+class EventListener {
+ public:
+  virtual void event_done(cl_int status) = 0;
+
+ protected:
+  ~EventListener() = default;
+};
+
+class Event final : public Object {
+ public:
+  static constexpr ObjectKind kKind = ObjectKind::Event;
+  static constexpr cl_int kInvalidHandle = CL_INVALID_EVENT;
+  using Callback = void(CL_CALLBACK*)(cl_event, cl_int, void*);
+
+  // A command's event: starts CL_QUEUED. `queue` is null for user events.
+  Event(Ref<Context> context, Ref<Queue> queue, cl_command_type type, bool profiled);
+  // A user event: starts CL_SUBMITTED.
+  explicit Event(Ref<Context> context);
+
+  Context& context() const { return *context_; }
+  Queue* queue() const { return queue_.get(); }
+  cl_command_type command_type() const { return type_; }
+  bool is_user_event() const { return type_ == CL_COMMAND_USER; }
+  cl_int status() const;
+  bool is_done() const { return status() <= CL_COMPLETE; }
+
+  // Moves the status forward (QUEUED > SUBMITTED > RUNNING > COMPLETE, or to a negative
+  // error) and fires what waits for it. Backward or repeated moves are ignored.
+  void set_status(cl_int status);
+  // Blocks until the event is CL_COMPLETE or failed; returns the final status.
+  cl_int wait();
+
+  void add_callback(cl_int trigger_status, Callback callback, void* user_data);
+  // Registers `listener` unless the event is already done; then returns false and the
+  // caller treats the final status as already known.
+  bool add_listener(EventListener* listener);
+
+  // CL_PROFILING_COMMAND_{QUEUED,SUBMIT,START,END,COMPLETE}, in ns.
+  bool profiled() const { return profiled_; }
+  cl_ulong timestamp(size_t index) const { return timestamps_[index]; }
+  cl_event id() { return reinterpret_cast<cl_event>(handle()); }
+
+ private:
+  struct PendingCallback {
+    cl_int trigger;
+    Callback callback;
+    void* user_data;
+  };
+
+  Ref<Context> context_;
+  Ref<Queue> queue_;
+  cl_command_type type_;
+  bool profiled_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable done_;
+  cl_int status_;
+  std::vector<PendingCallback> callbacks_;
+  std::vector<EventListener*> listeners_;
+  std::array<cl_ulong, 5> timestamps_{};
+};
+
+}  // namespace cucl

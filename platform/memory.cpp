@@ -1,0 +1,75 @@
+#include "platform/memory.h"
+
+#include <algorithm>
+
+#include "platform/error.h"
+
+namespace cucl {
+
+MemObject::MemObject(Ref<Context> context, cl_mem_object_type type, cl_mem_flags flags, size_t size,
+                     void* host_ptr, std::vector<cl_mem_properties> properties)
+    : Object(ObjectKind::Memory),
+      context_(std::move(context)),
+      type_(type),
+      flags_(flags),
+      size_(size),
+      host_ptr_(host_ptr),
+      properties_(std::move(properties)) {}
+
+MemObject::~MemObject() { destructor_callbacks_.run(id()); }
+
+backend::Memory& MemObject::storage(Device& device) {
+  std::lock_guard lock(mutex_);
+  for (auto& [owner, memory] : storage_) {
+    if (owner == &device) return *memory;
+  }
+  void* use_host_ptr = (flags_ & CL_MEM_USE_HOST_PTR) ? host_ptr_ : nullptr;
+  auto memory = device.backend().allocate(size_, use_host_ptr);
+  check(memory != nullptr, CL_MEM_OBJECT_ALLOCATION_FAILURE);
+  if ((flags_ & CL_MEM_COPY_HOST_PTR) && host_ptr_) memory->write_now(0, host_ptr_, size_);
+  storage_.emplace_back(&device, std::move(memory));
+  return *storage_.back().second;
+}
+
+backend::Location MemObject::location(Device& device, size_t offset) {
+  return backend::Location{&storage(device), nullptr, offset};
+}
+
+void MemObject::add_mapping(const Mapping& mapping) {
+  std::lock_guard lock(mutex_);
+  mappings_.push_back(mapping);
+}
+
+std::optional<Mapping> MemObject::take_mapping(void* pointer) {
+  std::lock_guard lock(mutex_);
+  auto it = std::find_if(mappings_.begin(), mappings_.end(), [&](const Mapping& m) { return m.pointer == pointer; });
+  if (it == mappings_.end()) return std::nullopt;
+  Mapping mapping = *it;
+  mappings_.erase(it);
+  return mapping;
+}
+
+cl_uint MemObject::map_count() const {
+  std::lock_guard lock(mutex_);
+  return static_cast<cl_uint>(mappings_.size());
+}
+
+Buffer::Buffer(Ref<Context> context, cl_mem_flags flags, size_t size, void* host_ptr,
+               std::vector<cl_mem_properties> properties)
+    : MemObject(std::move(context), CL_MEM_OBJECT_BUFFER, flags, size, host_ptr, std::move(properties)) {}
+
+Buffer::Buffer(Ref<Buffer> parent, cl_mem_flags flags, size_t origin, size_t size)
+    : MemObject(Ref<Context>(&parent->context()), CL_MEM_OBJECT_BUFFER, flags, size,
+                parent->host_ptr() && (parent->flags() & CL_MEM_USE_HOST_PTR)
+                    ? static_cast<char*>(parent->host_ptr()) + origin
+                    : nullptr,
+                {}),
+      parent_(std::move(parent)),
+      origin_(origin) {}
+
+backend::Location Buffer::location(Device& device, size_t offset) {
+  if (parent_) return parent_->location(device, origin_ + offset);
+  return MemObject::location(device, offset);
+}
+
+}  // namespace cucl

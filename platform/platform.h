@@ -1,0 +1,36 @@
+// The one cucl platform: the process-wide singleton that owns the handle registry and the
+// devices. It is the only global state of the library.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "platform/device.h"
+#include "platform/object.h"
+#include "platform/registry.h"
+
+namespace cucl {
+
+class Platform final : public Object {
+ public:
+  static constexpr ObjectKind kKind = ObjectKind::Platform;
+  static constexpr cl_int kInvalidHandle = CL_INVALID_PLATFORM;
+  static constexpr const char* kName = "cucl";
+  static constexpr const char* kVendor = "cucl project";
+  static constexpr const char* kVersion = "OpenCL 3.0 cucl 0.1.0";
+  static constexpr const char* kIcdSuffix = "CUCL";
+
+  static Platform& instance();
+
+  Registry& registry() { return registry_; }
+  const std::vector<Device*>& devices() const { return devices_; }
+  cl_platform_id id() { return reinterpret_cast<cl_platform_id>(handle()); }
+
+ private:
+  Platform();
+
+  Registry registry_;
+  std::vector<Device*> devices_;  // never freed: root devices live as long as the process
+};
+
+}  // namespace cucl

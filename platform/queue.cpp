@@ -1,0 +1,68 @@
+#include "platform/queue.h"
+
+#include "platform/error.h"
+
+namespace cucl {
+
+Queue::Queue(Ref<Context> context, Device* device, cl_command_queue_properties properties,
+             std::vector<cl_queue_properties> properties_array)
+    : Object(ObjectKind::Queue),
+      context_(std::move(context)),
+      device_(device),
+      properties_(properties),
+      properties_array_(std::move(properties_array)),
+      stream_(device->backend().create_stream()) {}
+
+Ref<Event> Queue::enqueue(CommandSpec spec, const std::vector<Ref<Event>>& wait_list, Ordering ordering) {
+  for (const auto& event : wait_list) check(&event->context() == context_.get(), CL_INVALID_CONTEXT);
+
+  auto event = make<Event>(Ref<Context>(context_), Ref<Queue>(this), spec.type, profiling());
+  auto* command = new Command(Ref<Queue>(this), event, std::move(spec));
+
+  {
+    std::lock_guard lock(mutex_);
+    order(*command, event.get(), wait_list, ordering);
+  }
+  // Outside the lock: a command whose dependency failed finishes at once, and that calls
+  // command_done().
+  command->arm();
+  return event;
+}
+
+void Queue::order(Command& command, Event* event, const std::vector<Ref<Event>>& wait_list, Ordering ordering) {
+  for (const auto& dependency : wait_list) command.depend_on(*dependency);
+  if (in_order()) {
+    if (last_) command.depend_on(*last_);
+    last_ = event;
+  } else {
+    if (barrier_) command.depend_on(*barrier_);
+    if (ordering != Ordering::Normal && wait_list.empty()) {
+      for (Event* earlier : unfinished_) command.depend_on(*earlier);
+    }
+    if (ordering == Ordering::Barrier) barrier_ = event;
+  }
+  event->hold();
+  unfinished_.insert(event);
+}
+
+void Queue::command_done(Event* event) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!unfinished_.erase(event)) return;
+    if (last_ == event) last_ = nullptr;
+    if (barrier_ == event) barrier_ = nullptr;
+  }
+  event->drop();
+}
+
+void Queue::finish() {
+  std::vector<Ref<Event>> waiting;
+  {
+    std::lock_guard lock(mutex_);
+    waiting.reserve(unfinished_.size());
+    for (Event* event : unfinished_) waiting.emplace_back(event);
+  }
+  for (auto& event : waiting) event->wait();
+}
+
+}  // namespace cucl

@@ -1,0 +1,77 @@
+#include "support/test_support.h"
+
+#include <cstring>
+
+namespace cucl_test {
+
+cl_platform_id cucl_platform() {
+  cl_uint count = 0;
+  EXPECT_EQ(clGetPlatformIDs(0, nullptr, &count), CL_SUCCESS);
+  std::vector<cl_platform_id> platforms(count);
+  if (count) clGetPlatformIDs(count, platforms.data(), nullptr);
+  for (cl_platform_id platform : platforms) {
+    if (platform_string(platform, CL_PLATFORM_NAME) == "cucl") return platform;
+  }
+  ADD_FAILURE() << "the loader does not list the cucl platform (OCL_ICD_VENDORS set?)";
+  return nullptr;
+}
+
+std::vector<cl_device_id> cucl_devices(cl_device_type type) {
+  cl_uint count = 0;
+  if (clGetDeviceIDs(cucl_platform(), type, 0, nullptr, &count) != CL_SUCCESS) return {};
+  std::vector<cl_device_id> devices(count);
+  clGetDeviceIDs(cucl_platform(), type, count, devices.data(), nullptr);
+  return devices;
+}
+
+cl_device_id host_device() {
+  auto devices = cucl_devices(CL_DEVICE_TYPE_CPU);
+  EXPECT_EQ(devices.size(), 1u) << "cucl always has exactly one host device";
+  return devices.empty() ? nullptr : devices[0];
+}
+
+std::string platform_string(cl_platform_id platform, cl_platform_info param) {
+  size_t size = 0;
+  if (clGetPlatformInfo(platform, param, 0, nullptr, &size) != CL_SUCCESS) return {};
+  std::string value(size, '\0');
+  clGetPlatformInfo(platform, param, size, value.data(), nullptr);
+  return value.c_str();
+}
+
+std::string device_string(cl_device_id device, cl_device_info param) {
+  size_t size = 0;
+  if (clGetDeviceInfo(device, param, 0, nullptr, &size) != CL_SUCCESS) return {};
+  std::string value(size, '\0');
+  clGetDeviceInfo(device, param, size, value.data(), nullptr);
+  return value.c_str();
+}
+
+Env::Env(cl_device_id device_id, cl_command_queue_properties properties) : device(device_id) {
+  cl_int status = CL_SUCCESS;
+  context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &status);
+  EXPECT_EQ(status, CL_SUCCESS);
+  queue = clCreateCommandQueue(context, device, properties, &status);
+  EXPECT_EQ(status, CL_SUCCESS);
+}
+
+Env::~Env() {
+  if (queue) {
+    EXPECT_EQ(clFinish(queue), CL_SUCCESS);
+    EXPECT_EQ(clReleaseCommandQueue(queue), CL_SUCCESS);
+  }
+  if (context) EXPECT_EQ(clReleaseContext(context), CL_SUCCESS);
+}
+
+template <class Handle, class Info, class Getter>
+static cl_uint count_of(Handle handle, Info param, Getter getter) {
+  cl_uint count = 0;
+  EXPECT_EQ(getter(handle, param, sizeof count, &count, nullptr), CL_SUCCESS);
+  return count;
+}
+
+cl_uint ref_count(cl_context context) { return count_of(context, CL_CONTEXT_REFERENCE_COUNT, clGetContextInfo); }
+cl_uint ref_count(cl_command_queue queue) { return count_of(queue, CL_QUEUE_REFERENCE_COUNT, clGetCommandQueueInfo); }
+cl_uint ref_count(cl_mem memory) { return count_of(memory, CL_MEM_REFERENCE_COUNT, clGetMemObjectInfo); }
+cl_uint ref_count(cl_event event) { return count_of(event, CL_EVENT_REFERENCE_COUNT, clGetEventInfo); }
+
+}  // namespace cucl_test
