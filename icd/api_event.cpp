@@ -71,8 +71,8 @@ CL_API_ENTRY cl_int CL_API_CALL clSetUserEventStatus(cl_event event, cl_int exec
     auto cucl_event = lookup<Event>(event);
     check(cucl_event->is_user_event(), CL_INVALID_EVENT);
     check(execution_status == CL_COMPLETE || execution_status < 0, CL_INVALID_VALUE);
-    check(cucl_event->status() == CL_SUBMITTED, CL_INVALID_OPERATION);
-    cucl_event->set_status(execution_status);
+    // One atomic step: of two racing calls, exactly one succeeds.
+    check(cucl_event->set_status(execution_status), CL_INVALID_OPERATION);
   });
 }
 

@@ -44,6 +44,20 @@ CL_API_ENTRY cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_p
 
 }  // extern "C"
 
+namespace {
+
+// Entry points of the extensions cucl reports. Core functions are never listed: the
+// spec forbids returning them from clGetExtensionFunctionAddressForPlatform.
+struct ExtensionFunction {
+  const char* name;
+  void* address;
+};
+const ExtensionFunction kExtensionFunctions[] = {
+    {"clIcdGetPlatformIDsKHR", reinterpret_cast<void*>(&clIcdGetPlatformIDsKHR)},
+};
+
+}  // namespace
+
 CL_API_ENTRY cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries, cl_platform_id* platforms,
                                                  cl_uint* num_platforms) {
   return get_platform_ids(num_entries, platforms, num_platforms);
@@ -62,17 +76,16 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_devic
                                                cl_uint num_entries, cl_device_id* devices, cl_uint* num_devices) {
   return guard([&] {
     Platform& cucl_platform = platform_of(platform);
-    check(device_type == CL_DEVICE_TYPE_ALL || (device_type & kKnownDeviceTypes && !(device_type & ~kKnownDeviceTypes)),
+    check(device_type == CL_DEVICE_TYPE_ALL ||
+              ((device_type & kKnownDeviceTypes) != 0 && (device_type & ~kKnownDeviceTypes) == 0),
           CL_INVALID_DEVICE_TYPE);
     check(!(num_entries == 0 && devices), CL_INVALID_VALUE);
     check(devices || num_devices, CL_INVALID_VALUE);
     std::vector<cl_device_id> found;
     const auto& all = cucl_platform.devices();
     for (size_t i = 0; i < all.size(); ++i) {
-      cl_device_type type = all[i]->type();
-      // The first device is the default device; CUSTOM devices are never listed by ALL.
-      bool wanted = device_type == CL_DEVICE_TYPE_ALL ? !(type & CL_DEVICE_TYPE_CUSTOM)
-                                                      : (type & device_type) || (i == 0 && (device_type & CL_DEVICE_TYPE_DEFAULT));
+      // The first device (the host device) is the default device.
+      bool wanted = (all[i]->type() & device_type) || (i == 0 && (device_type & CL_DEVICE_TYPE_DEFAULT));
       if (wanted) found.push_back(all[i]->id());
     }
     check(!found.empty(), CL_DEVICE_NOT_FOUND);
@@ -100,14 +113,9 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateSubDevices(cl_device_id in_device,
   return guard([&] {
     lookup<Device>(in_device);
     check(properties != nullptr, CL_INVALID_VALUE);
-    switch (properties[0]) {
-      case CL_DEVICE_PARTITION_EQUALLY:
-      case CL_DEVICE_PARTITION_BY_COUNTS:
-      case CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN:
-        // No cucl device reports a partition type (CL_DEVICE_PARTITION_PROPERTIES is empty).
-        fail(CL_INVALID_VALUE);
-      default: fail(CL_INVALID_VALUE);
-    }
+    // No cucl device can be partitioned (CL_DEVICE_PARTITION_PROPERTIES reports none), so
+    // every scheme, known or not, is "not supported by in_device": CL_INVALID_VALUE.
+    fail(CL_INVALID_VALUE);
   });
 }
 
@@ -139,14 +147,14 @@ CL_API_ENTRY cl_int CL_API_CALL clGetHostTimer(cl_device_id device, cl_ulong* ho
 
 CL_API_ENTRY void* CL_API_CALL clGetExtensionFunctionAddressForPlatform(cl_platform_id platform,
                                                                         const char* func_name) {
-  if (platform != Platform::instance().id() || !func_name) return nullptr;
+  if (platform != Platform::instance().id()) return nullptr;
   return clGetExtensionFunctionAddress(func_name);
 }
 
 CL_API_ENTRY void* CL_API_CALL clGetExtensionFunctionAddress(const char* func_name) {
-  // cl_khr_icd is the only extension with entry points; no other extension is advertised.
-  if (func_name && std::strcmp(func_name, "clIcdGetPlatformIDsKHR") == 0) {
-    return reinterpret_cast<void*>(&clIcdGetPlatformIDsKHR);
+  if (!func_name) return nullptr;
+  for (const auto& function : kExtensionFunctions) {
+    if (std::strcmp(func_name, function.name) == 0) return function.address;
   }
   return nullptr;
 }

@@ -7,10 +7,10 @@ using namespace cucl;
 using cucl::icd::guard;
 using cucl::icd::guard_create;
 
-namespace {
-
-cl_command_queue create(cl_context context, cl_device_id device, const cl_queue_properties* properties,
-                        cl_int* errcode_ret) {
+CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(cl_context context,
+                                                                             cl_device_id device,
+                                                                             const cl_queue_properties* properties,
+                                                                             cl_int* errcode_ret) {
   return guard_create(errcode_ret, [&] {
     auto cucl_context = lookup<Context>(context);
     auto cucl_device = lookup<Device>(device);
@@ -18,29 +18,14 @@ cl_command_queue create(cl_context context, cl_device_id device, const cl_queue_
   });
 }
 
-}  // namespace
-
-CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(cl_context context,
-                                                                             cl_device_id device,
-                                                                             const cl_queue_properties* properties,
-                                                                             cl_int* errcode_ret) {
-  return create(context, device, properties, errcode_ret);
-}
-
 CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context context, cl_device_id device,
                                                                cl_command_queue_properties properties,
                                                                cl_int* errcode_ret) {
-  // The 1.x form takes only host-queue bits; device-queue bits are invalid here.
-  constexpr cl_command_queue_properties kHostBits = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
-  if (properties & ~kHostBits) {
-    return guard_create(errcode_ret, [&]() -> cl_command_queue {
-      lookup<Context>(context);
-      lookup<Device>(device);
-      fail(CL_INVALID_VALUE);
-    });
-  }
-  const cl_queue_properties list[] = {CL_QUEUE_PROPERTIES, properties, 0};
-  return create(context, device, properties ? list : nullptr, errcode_ret);
+  return guard_create(errcode_ret, [&] {
+    auto cucl_context = lookup<Context>(context);
+    auto cucl_device = lookup<Device>(device);
+    return publish<cl_command_queue>(create_legacy_queue(*cucl_context, *cucl_device, properties));
+  });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue command_queue) {

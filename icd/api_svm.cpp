@@ -1,12 +1,68 @@
-// TEMPORARY: entry points not written yet. Each returns CL_INVALID_OPERATION.
+// Shared virtual memory. These are the answers until the SVM issue lands:
+// CL_DEVICE_SVM_CAPABILITIES is 0 on every device, so no SVM allocation can exist.
 #include "icd/entry.h"
+#include "platform/queue.h"
 
-CL_API_ENTRY void * CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alignment) { return nullptr; }
-CL_API_ENTRY void CL_API_CALL clSVMFree(cl_context context, void * svm_pointer) {  }
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers, void * svm_pointers[], void (CL_CALLBACK * pfn_free_func)(cl_command_queue queue, cl_uint num_svm_pointers, void * svm_pointers[], void * user_data), void * user_data, cl_uint num_events_in_wait_list, const cl_event * event_wait_list, cl_event * event) { return CL_INVALID_OPERATION; }
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy, void * dst_ptr, const void * src_ptr, size_t size, cl_uint num_events_in_wait_list, const cl_event * event_wait_list, cl_event * event) { return CL_INVALID_OPERATION; }
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue command_queue, void * svm_ptr, const void * pattern, size_t pattern_size, size_t size, cl_uint num_events_in_wait_list, const cl_event * event_wait_list, cl_event * event) { return CL_INVALID_OPERATION; }
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_map_flags flags, void * svm_ptr, size_t size, cl_uint num_events_in_wait_list, const cl_event * event_wait_list, cl_event * event) { return CL_INVALID_OPERATION; }
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue command_queue, void * svm_ptr, cl_uint num_events_in_wait_list, const cl_event * event_wait_list, cl_event * event) { return CL_INVALID_OPERATION; }
-CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void * arg_value) { return CL_INVALID_OPERATION; }
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_pointers, const void ** svm_pointers, const size_t * sizes, cl_mem_migration_flags flags, cl_uint num_events_in_wait_list, const cl_event * event_wait_list, cl_event * event) { return CL_INVALID_OPERATION; }
+using namespace cucl;
+using cucl::icd::guard;
+
+namespace {
+
+// Every SVM command checks its queue, then that the queue's device supports SVM.
+cl_int reject_svm_command(cl_command_queue command_queue) {
+  return guard([&] {
+    lookup<Queue>(command_queue);
+    fail(CL_INVALID_OPERATION);
+  });
+}
+
+}  // namespace
+
+// clSVMAlloc fails, like malloc, with NULL and no error code: no device in any context
+// supports SVM.
+CL_API_ENTRY void* CL_API_CALL clSVMAlloc(cl_context, cl_svm_mem_flags, size_t, cl_uint) { return nullptr; }
+
+// clSVMAlloc never returned a pointer, so there is nothing to free; clSVMFree reports no
+// errors, whatever it is given.
+CL_API_ENTRY void CL_API_CALL clSVMFree(cl_context, void*) {}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue command_queue, cl_uint, void*[],
+                                                 void(CL_CALLBACK*)(cl_command_queue, cl_uint, void*[], void*),
+                                                 void*, cl_uint, const cl_event*, cl_event*) {
+  return reject_svm_command(command_queue);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool, void*, const void*, size_t,
+                                                   cl_uint, const cl_event*, cl_event*) {
+  return reject_svm_command(command_queue);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue command_queue, void*, const void*, size_t, size_t,
+                                                    cl_uint, const cl_event*, cl_event*) {
+  return reject_svm_command(command_queue);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue command_queue, cl_bool, cl_map_flags, void*, size_t,
+                                                cl_uint, const cl_event*, cl_event*) {
+  return reject_svm_command(command_queue);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue command_queue, void*, cl_uint, const cl_event*,
+                                                  cl_event*) {
+  return reject_svm_command(command_queue);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint, const void**,
+                                                       const size_t*, cl_mem_migration_flags, cl_uint,
+                                                       const cl_event*, cl_event*) {
+  return reject_svm_command(command_queue);
+}
+
+// The kernel comes first in both error lists, and no kernel object can exist yet.
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel, cl_uint, const void*) {
+  return CL_INVALID_KERNEL;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel, cl_kernel_exec_info, size_t, const void*) {
+  return CL_INVALID_KERNEL;
+}

@@ -26,8 +26,14 @@ class Command final : public backend::Work, public EventListener {
  public:
   Command(Ref<Queue> queue, Ref<Event> event, CommandSpec spec);
 
-  // Before arm(): one more event to wait for.
+  // Before arm(): one more event to wait for. A wait-list event that fails makes this
+  // command fail with CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST.
   void depend_on(Event& event);
+  // Before arm(): an event this command must merely come after (the queue's own ordering:
+  // the previous command of an in-order queue, a barrier, "every earlier command" of a
+  // marker). Its failure does not fail this command, so whether a command fails never
+  // depends on how far earlier commands had got when it was enqueued.
+  void follow(Event& event);
   // After every dependency is registered: submits the command once they are all done.
   void arm() { dependency_resolved(); }
 
@@ -38,7 +44,16 @@ class Command final : public backend::Work, public EventListener {
 
  private:
   void dependency_resolved();
+  void fail_for_dependency();
 
+  // Hears the events of follow(): counts them down, ignores their status.
+  struct OrderListener final : EventListener {
+    explicit OrderListener(Command& command) : command(command) {}
+    void event_done(cl_int) override { command.dependency_resolved(); }
+    Command& command;
+  };
+
+  OrderListener order_listener_{*this};
   Ref<Queue> queue_;
   Ref<Event> event_;
   CommandSpec spec_;

@@ -25,20 +25,37 @@ Event::Event(Ref<Context> context, Ref<Queue> queue, cl_command_type type, bool 
 }
 
 Event::Event(Ref<Context> context)
-    : Object(ObjectKind::Event), context_(std::move(context)), type_(CL_COMMAND_USER), profiled_(false),
+    : Object(ObjectKind::Event),
+      context_(std::move(context)),
+      context_pin_(context_),
+      type_(CL_COMMAND_USER),
+      profiled_(false),
       status_(CL_SUBMITTED) {}
+
+Event::~Event() = default;  // here, where Queue is complete
+
+void Event::pin_handles() noexcept {
+  // A handle released by a racing thread stays dead; the event itself is still fine.
+  context_pin_ = ApiRef<Context>::if_alive(context_);
+  if (queue_) queue_pin_ = ApiRef<Queue>::if_alive(queue_);
+}
+
+void Event::on_api_released() {
+  queue_pin_.reset();
+  context_pin_.reset();
+}
 
 cl_int Event::status() const {
   std::lock_guard lock(mutex_);
   return status_;
 }
 
-void Event::set_status(cl_int status) {
+bool Event::set_status(cl_int status) {
   std::vector<PendingCallback> due;
   std::vector<EventListener*> listeners;
   {
     std::lock_guard lock(mutex_);
-    if (status_ <= CL_COMPLETE || status >= status_) return;
+    if (status_ <= CL_COMPLETE || status >= status_) return false;
     if (profiled_) {
       cl_ulong now = now_ns();
       // A command that skips states (e.g. straight to COMPLETE) still reports ordered stamps.
@@ -70,6 +87,7 @@ void Event::set_status(cl_int status) {
     }
   }
   for (EventListener* listener : listeners) listener->event_done(status);
+  return true;
 }
 
 cl_int Event::wait() {

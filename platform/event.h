@@ -7,6 +7,7 @@
 #include <mutex>
 #include <vector>
 
+#include "platform/api_ref.h"
 #include "platform/context.h"
 #include "platform/object.h"
 
@@ -31,8 +32,10 @@ class Event final : public Object {
 
   // A command's event: starts CL_QUEUED. `queue` is null for user events.
   Event(Ref<Context> context, Ref<Queue> queue, cl_command_type type, bool profiled);
-  // A user event: starts CL_SUBMITTED.
+  // A user event: starts CL_SUBMITTED. Its context is pinned at once (see pin_handles);
+  // throws CL_INVALID_CONTEXT if the context's handle is already dead.
   explicit Event(Ref<Context> context);
+  ~Event() override;
 
   Context& context() const { return *context_; }
   Queue* queue() const { return queue_.get(); }
@@ -42,8 +45,9 @@ class Event final : public Object {
   bool is_done() const { return status() <= CL_COMPLETE; }
 
   // Moves the status forward (QUEUED > SUBMITTED > RUNNING > COMPLETE, or to a negative
-  // error) and fires what waits for it. Backward or repeated moves are ignored.
-  void set_status(cl_int status);
+  // error) and fires what waits for it. Backward or repeated moves are ignored; returns
+  // whether the status moved (clSetUserEventStatus relies on that to reject a second call).
+  bool set_status(cl_int status);
   // Blocks until the event is CL_COMPLETE or failed; returns the final status.
   cl_int wait();
 
@@ -57,7 +61,13 @@ class Event final : public Object {
   cl_ulong timestamp(size_t index) const { return timestamps_[index]; }
   cl_event id() { return reinterpret_cast<cl_event>(handle()); }
 
+  // Called before a command's event is handed to the application: while the application
+  // holds the event, the queue and context it reports stay valid handles (see ApiRef).
+  void pin_handles() noexcept;
+
  private:
+  void on_api_released() override;
+
   struct PendingCallback {
     cl_int trigger;
     Callback callback;
@@ -66,6 +76,8 @@ class Event final : public Object {
 
   Ref<Context> context_;
   Ref<Queue> queue_;
+  ApiRef<Context> context_pin_;
+  ApiRef<Queue> queue_pin_;
   cl_command_type type_;
   bool profiled_;
 

@@ -31,6 +31,12 @@ backend::Memory& MemObject::storage(Device& device) {
   return *storage_.back().second;
 }
 
+void MemObject::allocate_everywhere() {
+  for (Device* device : context_->devices()) storage(*device);
+  std::lock_guard lock(mutex_);
+  if (!(flags_ & CL_MEM_USE_HOST_PTR)) host_ptr_ = nullptr;
+}
+
 backend::Location MemObject::location(Device& device, size_t offset) {
   return backend::Location{&storage(device), nullptr, offset};
 }
@@ -70,6 +76,43 @@ Buffer::Buffer(Ref<Buffer> parent, cl_mem_flags flags, size_t origin, size_t siz
 backend::Location Buffer::location(Device& device, size_t offset) {
   if (parent_) return parent_->location(device, origin_ + offset);
   return MemObject::location(device, offset);
+}
+
+namespace {
+
+bool maps_for_writing(cl_map_flags flags) {
+  // No flags at all is treated as read and write.
+  return flags == 0 || (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION));
+}
+
+}  // namespace
+
+void Buffer::add_buffer_mapping(const Mapping& mapping) {
+  Buffer& storage_owner = root();
+  StorageMapping entry{this, mapping.pointer, origin_ + mapping.offset, origin_ + mapping.offset + mapping.size,
+                       maps_for_writing(mapping.flags)};
+  {
+    std::lock_guard lock(storage_owner.storage_mappings_mutex_);
+    for (const StorageMapping& other : storage_owner.storage_mappings_) {
+      bool overlap = entry.begin < other.end && other.begin < entry.end;
+      check(!(overlap && (entry.writes || other.writes)), CL_INVALID_OPERATION);
+    }
+    storage_owner.storage_mappings_.push_back(entry);
+  }
+  add_mapping(mapping);
+}
+
+std::optional<Mapping> Buffer::take_buffer_mapping(void* pointer) {
+  auto mapping = take_mapping(pointer);
+  if (!mapping) return mapping;
+  Buffer& storage_owner = root();
+  std::lock_guard lock(storage_owner.storage_mappings_mutex_);
+  auto& entries = storage_owner.storage_mappings_;
+  auto it = std::find_if(entries.begin(), entries.end(), [&](const StorageMapping& m) {
+    return m.owner == this && m.pointer == pointer && m.begin == origin_ + mapping->offset;
+  });
+  if (it != entries.end()) entries.erase(it);
+  return mapping;
 }
 
 }  // namespace cucl

@@ -20,6 +20,7 @@ struct Mapping {
   size_t offset;
   size_t size;
   cl_map_flags flags;
+  backend::Location source{};  // the device memory map_pointer() was asked for; unmap writes back there
 };
 
 class MemObject : public Object {
@@ -36,6 +37,14 @@ class MemObject : public Object {
   void* host_ptr() const { return host_ptr_; }
   const std::vector<cl_mem_properties>& properties() const { return properties_; }
   cl_mem id() { return reinterpret_cast<cl_mem>(handle()); }
+  // CL_MEM_ASSOCIATED_MEMOBJECT and CL_MEM_OFFSET: what this object was made from, and where.
+  virtual MemObject* associated() const { return nullptr; }
+  virtual size_t associated_offset() const { return 0; }
+
+  // Allocates on every device of the context now. CL_MEM_COPY_HOST_PTR needs this: the
+  // application may reuse host_ptr as soon as create returns, so host_ptr() is forgotten
+  // afterwards unless it is CL_MEM_USE_HOST_PTR storage.
+  void allocate_everywhere();
 
   // Where byte `offset` of this object lives on `device`, allocating it there on first use.
   // Throws CL_MEM_OBJECT_ALLOCATION_FAILURE when the device has no room.
@@ -53,6 +62,9 @@ class MemObject : public Object {
  protected:
   MemObject(Ref<Context> context, cl_mem_object_type type, cl_mem_flags flags, size_t size, void* host_ptr,
             std::vector<cl_mem_properties> properties);
+  // For derived destructors whose members must outlive the callbacks (a sub-buffer's
+  // parent); runs them once, the base destructor then finds none left.
+  void run_destructor_callbacks() { destructor_callbacks_.run(id()); }
 
  private:
   backend::Memory& storage(Device& device);
@@ -76,14 +88,34 @@ class Buffer final : public MemObject {
          std::vector<cl_mem_properties> properties);
   // A sub-buffer of `parent` covering [origin, origin + size).
   Buffer(Ref<Buffer> parent, cl_mem_flags flags, size_t origin, size_t size);
+  ~Buffer() override { run_destructor_callbacks(); }  // before the parent can go
 
   Buffer* parent() const { return parent_.get(); }
   size_t origin() const { return origin_; }
+  // The buffer whose storage this one uses (itself unless it is a sub-buffer).
+  Buffer& root() { return parent_ ? *parent_ : *this; }
+  MemObject* associated() const override { return parent_.get(); }
+  size_t associated_offset() const override { return origin_; }
   backend::Location location(Device& device, size_t offset) override;
 
+  // Mappings of buffers go through these (not add_mapping/take_mapping directly): a region
+  // mapped for writing may not overlap any other mapped region of the same storage, also
+  // through the parent or another sub-buffer; that throws CL_INVALID_OPERATION.
+  void add_buffer_mapping(const Mapping& mapping);
+  std::optional<Mapping> take_buffer_mapping(void* pointer);
+
  private:
+  struct StorageMapping {  // kept by the root buffer, in its offsets
+    const Buffer* owner;
+    void* pointer;
+    size_t begin, end;
+    bool writes;
+  };
+
   Ref<Buffer> parent_;
   size_t origin_ = 0;
+  std::mutex storage_mappings_mutex_;
+  std::vector<StorageMapping> storage_mappings_;
 };
 
 }  // namespace cucl

@@ -8,6 +8,7 @@
 #include <CL/cl.h>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 
@@ -22,6 +23,11 @@ class Object {
   Object(const Object&) = delete;
   Object& operator=(const Object&) = delete;
   virtual ~Object() = default;
+
+  // Type-stable memory: a dead object's handle keeps its dispatch pointer, so the ICD
+  // loader can still route a stale handle to cucl (platform/object_memory.cpp).
+  static void* operator new(std::size_t size);
+  static void operator delete(void* memory, std::size_t size);
 
   ObjectKind kind() const { return kind_; }
   IcdHandle* handle() { return &handle_; }

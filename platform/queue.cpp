@@ -8,6 +8,7 @@ Queue::Queue(Ref<Context> context, Device* device, cl_command_queue_properties p
              std::vector<cl_queue_properties> properties_array)
     : Object(ObjectKind::Queue),
       context_(std::move(context)),
+      context_pin_(context_),
       device_(device),
       properties_(properties),
       properties_array_(std::move(properties_array)),
@@ -16,7 +17,7 @@ Queue::Queue(Ref<Context> context, Device* device, cl_command_queue_properties p
 Ref<Event> Queue::enqueue(CommandSpec spec, const std::vector<Ref<Event>>& wait_list, Ordering ordering) {
   for (const auto& event : wait_list) check(&event->context() == context_.get(), CL_INVALID_CONTEXT);
 
-  auto event = make<Event>(Ref<Context>(context_), Ref<Queue>(this), spec.type, profiling());
+  auto event = make<Event>(context_, Ref<Queue>(this), spec.type, profiling());
   auto* command = new Command(Ref<Queue>(this), event, std::move(spec));
 
   {
@@ -30,14 +31,16 @@ Ref<Event> Queue::enqueue(CommandSpec spec, const std::vector<Ref<Event>>& wait_
 }
 
 void Queue::order(Command& command, Event* event, const std::vector<Ref<Event>>& wait_list, Ordering ordering) {
+  // Nothing may throw once listeners point at the command.
+  unfinished_.reserve(unfinished_.size() + 1);
   for (const auto& dependency : wait_list) command.depend_on(*dependency);
   if (in_order()) {
-    if (last_) command.depend_on(*last_);
+    if (last_) command.follow(*last_);
     last_ = event;
   } else {
-    if (barrier_) command.depend_on(*barrier_);
+    if (barrier_) command.follow(*barrier_);
     if (ordering != Ordering::Normal && wait_list.empty()) {
-      for (Event* earlier : unfinished_) command.depend_on(*earlier);
+      for (Event* earlier : unfinished_) command.follow(*earlier);
     }
     if (ordering == Ordering::Barrier) barrier_ = event;
   }

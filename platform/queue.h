@@ -8,13 +8,16 @@
 #include <vector>
 
 #include "backends/backend.h"
+#include "platform/api_ref.h"
 #include "platform/command.h"
 #include "platform/context.h"
 #include "platform/event.h"
 
 namespace cucl {
 
-// How a command orders itself against earlier commands of its queue.
+// How a command orders itself against earlier commands of its queue. Only the wait list
+// carries failures (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST); the queue's own
+// ordering just makes a command come later (see Command::follow).
 enum class Ordering {
   Normal,   // after its wait list (and, in an in-order queue, the previous command)
   Marker,   // an empty wait list means: after every earlier command
@@ -51,7 +54,10 @@ class Queue final : public Object {
   // Registers the dependencies `ordering` implies; called with mutex_ held.
   void order(Command& command, Event* event, const std::vector<Ref<Event>>& wait_list, Ordering ordering);
 
+  void on_api_released() override { context_pin_.reset(); }
+
   Ref<Context> context_;
+  ApiRef<Context> context_pin_;  // CL_QUEUE_CONTEXT is a valid handle while the queue's is
   Device* device_;
   cl_command_queue_properties properties_;
   std::vector<cl_queue_properties> properties_array_;

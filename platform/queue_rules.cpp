@@ -5,9 +5,23 @@
 namespace cucl {
 namespace {
 
-constexpr cl_command_queue_properties kKnownQueueProperties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
-                                                              CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_ON_DEVICE |
-                                                              CL_QUEUE_ON_DEVICE_DEFAULT;
+constexpr cl_command_queue_properties kHostQueueProperties =
+    CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+constexpr cl_command_queue_properties kKnownQueueProperties =
+    kHostQueueProperties | CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT;
+
+// The combination rules (CL_INVALID_VALUE), then what the device supports
+// (CL_INVALID_QUEUE_PROPERTIES).
+Ref<Queue> checked_queue(Context& context, Device& device, cl_command_queue_properties bits, bool has_size,
+                         std::vector<cl_queue_properties> array) {
+  check(!(bits & ~kKnownQueueProperties), CL_INVALID_VALUE);
+  bool on_device = bits & CL_QUEUE_ON_DEVICE;
+  check(!on_device || (bits & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE), CL_INVALID_VALUE);
+  check(!(bits & CL_QUEUE_ON_DEVICE_DEFAULT) || on_device, CL_INVALID_VALUE);
+  check(!has_size || on_device, CL_INVALID_VALUE);
+  check(!(bits & ~device.description().queue_on_host_properties), CL_INVALID_QUEUE_PROPERTIES);
+  return make<Queue>(Ref<Context>(&context), &device, bits, std::move(array));
+}
 
 }  // namespace
 
@@ -35,14 +49,13 @@ Ref<Queue> create_queue(Context& context, Device& device, const cl_queue_propert
     }
     array.push_back(0);
   }
-  check(!(bits & ~kKnownQueueProperties), CL_INVALID_VALUE);
-  bool on_device = bits & CL_QUEUE_ON_DEVICE;
-  check(!on_device || (bits & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE), CL_INVALID_VALUE);
-  check(!(bits & CL_QUEUE_ON_DEVICE_DEFAULT) || on_device, CL_INVALID_VALUE);
-  check(!has_size || on_device, CL_INVALID_VALUE);
-  // The properties are valid; can this device do them?
-  check(!(bits & ~device.description().queue_on_host_properties), CL_INVALID_QUEUE_PROPERTIES);
-  return make<Queue>(Ref<Context>(&context), &device, bits, std::move(array));
+  return checked_queue(context, device, bits, has_size, std::move(array));
+}
+
+Ref<Queue> create_legacy_queue(Context& context, Device& device, cl_command_queue_properties properties) {
+  check(context.has_device(&device), CL_INVALID_DEVICE);
+  check(!(properties & ~kHostQueueProperties), CL_INVALID_VALUE);
+  return checked_queue(context, device, properties, false, {});
 }
 
 }  // namespace cucl

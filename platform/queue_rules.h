@@ -4,8 +4,12 @@
 
 namespace cucl {
 
-// Validates queue properties (the 2.0+ property list form, or the 1.x bitfield as
-// {CL_QUEUE_PROPERTIES, bits, 0}) against `device` and creates the queue.
+// clCreateCommandQueueWithProperties: validates the property list against `device` and
+// creates the queue; CL_QUEUE_PROPERTIES_ARRAY will return the list as given.
 Ref<Queue> create_queue(Context& context, Device& device, const cl_queue_properties* properties);
+
+// clCreateCommandQueue: the 1.x bitfield, which only knows the host-queue bits;
+// CL_QUEUE_PROPERTIES_ARRAY of such a queue is empty.
+Ref<Queue> create_legacy_queue(Context& context, Device& device, cl_command_queue_properties properties);
 
 }  // namespace cucl

@@ -1,6 +1,11 @@
+// What the host device is, read from the machine it runs on. Limits that belong to the
+// implementation rather than the machine (work-group size, local memory) are chosen here.
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 
@@ -9,6 +14,12 @@
 namespace cucl::backend::host {
 namespace {
 
+std::string trimmed(std::string value) {
+  value.erase(0, value.find_first_not_of(" \t"));
+  value.erase(value.find_last_not_of(" \t\n") + 1);
+  return value;
+}
+
 std::string cpuinfo_field(const std::string& key) {
   std::ifstream cpuinfo("/proc/cpuinfo");
   std::string line;
@@ -16,30 +27,91 @@ std::string cpuinfo_field(const std::string& key) {
     if (line.compare(0, key.size(), key) != 0) continue;
     auto colon = line.find(':');
     if (colon == std::string::npos) continue;
-    auto value = line.substr(colon + 1);
-    value.erase(0, value.find_first_not_of(" \t"));
-    return value;
+    return trimmed(line.substr(colon + 1));
   }
   return {};
+}
+
+// The first number in `path`, or 0 when it is missing or not a number ("max").
+cl_ulong number_in_file(const char* path) {
+  std::ifstream file(path);
+  cl_ulong value = 0;
+  return file >> value ? value : 0;
 }
 
 cl_ulong physical_memory_bytes() {
   long pages = sysconf(_SC_PHYS_PAGES);
   long page_size = sysconf(_SC_PAGESIZE);
-  return pages > 0 && page_size > 0 ? static_cast<cl_ulong>(pages) * page_size : 1ull << 30;
+  cl_ulong physical = pages > 0 && page_size > 0 ? static_cast<cl_ulong>(pages) * page_size : 1ull << 30;
+  // A container's memory limit (cgroup v2, then v1) caps what the device can really use.
+  for (const char* limit_file : {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
+    cl_ulong limit = number_in_file(limit_file);
+    if (limit > 0 && limit < physical) return limit;
+  }
+  return physical;
 }
 
-cl_ulong cache_bytes(int name, cl_ulong fallback) {
+cl_ulong sysconf_bytes(int name) {
   long value = sysconf(name);
-  return value > 0 ? static_cast<cl_ulong>(value) : fallback;
+  return value > 0 ? static_cast<cl_ulong>(value) : 0;
 }
 
-// PCI vendor ids of the CPU makers we can name; other CPUs report 0.
-cl_uint vendor_id_of(const std::string& cpu_vendor) {
-  if (cpu_vendor == "GenuineIntel") return 0x8086;
-  if (cpu_vendor == "AuthenticAMD") return 0x1022;
+// The last-level data cache is what global memory accesses hit.
+cl_ulong last_level_cache_bytes() {
+  for (int level : {_SC_LEVEL3_CACHE_SIZE, _SC_LEVEL2_CACHE_SIZE, _SC_LEVEL1_DCACHE_SIZE}) {
+    if (cl_ulong bytes = sysconf_bytes(level)) return bytes;
+  }
   return 0;
 }
+
+cl_uint max_clock_mhz() {
+  // cpufreq reports kHz; virtual machines often lack it, /proc/cpuinfo then has the current clock.
+  if (cl_ulong khz = number_in_file("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq")) {
+    return static_cast<cl_uint>(khz / 1000);
+  }
+  return static_cast<cl_uint>(std::strtod(cpuinfo_field("cpu MHz").c_str(), nullptr));
+}
+
+struct CpuVendor {
+  const char* cpuinfo_id;  // /proc/cpuinfo "vendor_id" or "CPU implementer"
+  const char* name;
+  cl_uint pci_vendor_id;
+};
+constexpr CpuVendor kCpuVendors[] = {
+    {"GenuineIntel", "Intel(R) Corporation", 0x8086},
+    {"AuthenticAMD", "Advanced Micro Devices, Inc.", 0x1022},
+    {"0x41", "ARM", 0x13B5},
+};
+
+// Widest SIMD register, in bytes, that the JIT may use on this CPU.
+cl_uint simd_bytes() {
+#if defined(__x86_64__) || defined(__i386__)
+  if (__builtin_cpu_supports("avx512f")) return 64;
+  if (__builtin_cpu_supports("avx2")) return 32;
+  return 16;  // SSE2 is part of x86-64
+#else
+  return 16;  // NEON / ASIMD
+#endif
+}
+
+bool has_hardware_fma() {
+#if defined(__x86_64__) || defined(__i386__)
+  return __builtin_cpu_supports("fma");
+#elif defined(__aarch64__)
+  return true;
+#else
+  return false;
+#endif
+}
+
+// The device timer is the host's monotonic clock (see HostDevice::device_timer_ns).
+size_t monotonic_clock_resolution_ns() {
+  timespec resolution{};
+  if (clock_getres(CLOCK_MONOTONIC, &resolution) != 0) return 1;
+  return std::max<size_t>(1, resolution.tv_sec * 1000000000ull + resolution.tv_nsec);
+}
+
+cl_uint clamp_to_cl_uint(cl_ulong value) { return static_cast<cl_uint>(std::min<cl_ulong>(value, ~cl_uint{0})); }
 
 }  // namespace
 
@@ -49,21 +121,47 @@ DeviceDescription describe_host_device(unsigned concurrency) {
   d.name = cpuinfo_field("model name");
   if (d.name.empty()) d.name = "cucl host CPU";
   std::string cpu_vendor = cpuinfo_field("vendor_id");
+  if (cpu_vendor.empty()) cpu_vendor = cpuinfo_field("CPU implementer");
   d.vendor = cpu_vendor.empty() ? "unknown" : cpu_vendor;
-  d.vendor_id = vendor_id_of(cpu_vendor);
+  for (const CpuVendor& known : kCpuVendors) {
+    if (cpu_vendor == known.cpuinfo_id) {
+      d.vendor = known.name;
+      d.vendor_id = known.pci_vendor_id;
+    }
+  }
   d.driver_version = "0.1.0";
   d.max_compute_units = std::max(1u, concurrency);
-  std::string mhz = cpuinfo_field("cpu MHz");
-  d.max_clock_frequency_mhz = mhz.empty() ? 0 : static_cast<cl_uint>(std::stod(mhz));
+  d.max_clock_frequency_mhz = max_clock_mhz();
+  d.address_bits = sizeof(void*) * 8;
+  d.endian_little = std::endian::native == std::endian::little ? CL_TRUE : CL_FALSE;
 
   d.global_mem_size = physical_memory_bytes();
-  d.max_mem_alloc_size = std::max<cl_ulong>(d.global_mem_size / 4, 128ull << 20);
-  d.global_mem_cacheline_size = static_cast<cl_uint>(cache_bytes(_SC_LEVEL1_DCACHE_LINESIZE, 64));
-  d.global_mem_cache_size = cache_bytes(_SC_LEVEL2_CACHE_SIZE, 1 << 20);
+  d.max_mem_alloc_size = std::min(d.global_mem_size, std::max<cl_ulong>(d.global_mem_size / 4, 128ull << 20));
+  d.global_mem_cache_type = CL_READ_WRITE_CACHE;
+  if (cl_ulong line = sysconf_bytes(_SC_LEVEL1_DCACHE_LINESIZE)) d.global_mem_cacheline_size = clamp_to_cl_uint(line);
+  d.global_mem_cache_size = last_level_cache_bytes();
+  // __constant data is ordinary host memory; 1 MiB keeps allocation-heavy conformance
+  // tests quick while leaving room far above the 64 KiB minimum.
+  d.max_constant_buffer_size = 1024 * 1024;
+  d.local_mem_type = CL_GLOBAL;  // __local lives in a per-work-group arena in host memory
+  d.host_unified_memory = CL_TRUE;
+
   d.max_work_item_sizes = {4096, 4096, 4096};
   d.max_work_group_size = 4096;
-  d.profiling_timer_resolution_ns = 1;
+
+  // Native widths fill one SIMD register; double and half stay 0 (no fp64/fp16 yet).
+  cl_uint simd = simd_bytes();
+  d.native_vector_width = {simd, simd / 2, simd / 4, simd / 8, simd / 4, 0, 0};
+  d.preferred_vector_width = d.native_vector_width;
+
+  // x86-64 and AArch64 keep denormals and IEEE rounding unless a kernel asks otherwise.
+  d.single_fp_config = CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM;
+  if (has_hardware_fma()) d.single_fp_config |= CL_FP_FMA;
+
+  d.profiling_timer_resolution_ns = monotonic_clock_resolution_ns();
   d.execution_capabilities = CL_EXEC_KERNEL;
+  d.queue_on_host_properties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+  d.extensions = {{CL_MAKE_VERSION(1, 0, 0), "cl_khr_extended_versioning"}};
   return d;
 }
 

@@ -6,7 +6,14 @@ void HostStream::submit(Work& work) {
   Work* item = &work;
   arena_.enqueue([item] {
     item->started();
-    item->finished(execute_on_host(item->operation()));
+    cl_int status = CL_OUT_OF_RESOURCES;
+    try {
+      status = execute_on_host(item->operation());
+    } catch (...) {
+      // Work that throws (a host function, an allocation) fails its command; the
+      // exception must not reach the worker thread.
+    }
+    item->finished(status);
   });
 }
 

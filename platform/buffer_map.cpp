@@ -1,0 +1,89 @@
+// clEnqueueMapBuffer and clEnqueueUnmapMemObject. The mapped pointer is handed out, and the
+// mapping recorded, when the command is enqueued; the command itself moves the data.
+#include "platform/buffer_command_checks.h"
+#include "platform/buffer_commands.h"
+#include "platform/enqueue.h"
+
+namespace cucl {
+
+using namespace buffer_checks;
+
+namespace {
+
+constexpr cl_map_flags kWriteFlags = CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+
+void check_map_flags(cl_map_flags flags) {
+  check(!(flags & ~(CL_MAP_READ | kWriteFlags)), CL_INVALID_VALUE);
+  if (flags & CL_MAP_WRITE_INVALIDATE_REGION) check(!(flags & (CL_MAP_READ | CL_MAP_WRITE)), CL_INVALID_VALUE);
+}
+
+void check_map_access(const Buffer& buffer, cl_map_flags flags) {
+  if (flags & CL_MAP_READ) check_host_reads(buffer);
+  if (flags & kWriteFlags) check_host_writes(buffer);
+}
+
+// Gives a mapping back when its map command never ran for the application.
+void forget(Buffer& buffer, void* pointer) {
+  if (auto mapping = buffer.take_buffer_mapping(pointer)) mapping->source.memory->unmap_pointer(pointer);
+}
+
+}  // namespace
+
+void* enqueue_map_buffer(Queue& queue, Buffer& buffer, bool blocking, cl_map_flags flags, size_t offset, size_t size,
+                         cl_uint num_events, const cl_event* wait_list, cl_event* event_out) {
+  check_usable(queue, buffer);
+  check_map_flags(flags);
+  check(size != 0 && in_bounds(buffer, offset, size), CL_INVALID_VALUE);
+  check_map_access(buffer, flags);
+
+  backend::Location location = buffer.location(queue.device(), offset);
+  void* pointer = location.memory->map_pointer(location.offset, size);
+  try {
+    buffer.add_buffer_mapping(Mapping{pointer, offset, size, flags, location});
+  } catch (...) {
+    location.memory->unmap_pointer(pointer);
+    throw;
+  }
+
+  CommandSpec spec{CL_COMMAND_MAP_BUFFER,
+                   backend::op::Map{location, pointer, size, !(flags & CL_MAP_WRITE_INVALIDATE_REGION)},
+                   {Ref<Object>(&buffer)},
+                   {}};
+  Ref<Event> event;
+  try {
+    event = submit(queue, std::move(spec), num_events, wait_list, event_out);
+  } catch (...) {
+    forget(buffer, pointer);
+    throw;
+  }
+  if (blocking && event->wait() != CL_COMPLETE) {
+    forget(buffer, pointer);
+    fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  }
+  return pointer;
+}
+
+void enqueue_unmap(Queue& queue, MemObject& memory, void* mapped, cl_uint num_events, const cl_event* wait_list,
+                   cl_event* event_out) {
+  check(&memory.context() == &queue.context(), CL_INVALID_CONTEXT);
+  // The wait list is checked before the mapping is given up, so a refused unmap keeps it.
+  for (const auto& event : resolve_wait_list(num_events, wait_list)) {
+    check(&event->context() == &queue.context(), CL_INVALID_CONTEXT);
+  }
+  // Only buffers can be mapped today; images will add their own mappings here.
+  auto* buffer = dynamic_cast<Buffer*>(&memory);
+  check(buffer != nullptr, CL_INVALID_VALUE);
+  auto mapping = buffer->take_buffer_mapping(mapped);
+  check(mapping.has_value(), CL_INVALID_VALUE);
+
+  backend::Memory* storage = mapping->source.memory;
+  // A map with no flags is treated as read and write.
+  bool wrote = mapping->flags == 0 || (mapping->flags & kWriteFlags);
+  CommandSpec spec{CL_COMMAND_UNMAP_MEM_OBJECT,
+                   backend::op::Unmap{mapping->source, mapped, mapping->size, wrote},
+                   {Ref<Object>(buffer)},
+                   [storage, mapped](cl_int) { storage->unmap_pointer(mapped); }};
+  submit(queue, std::move(spec), num_events, wait_list, event_out);
+}
+
+}  // namespace cucl
