@@ -21,11 +21,12 @@ Ref<Event> submit(Queue& queue, CommandSpec spec, cl_uint num_events, const cl_e
                   bool blocking, Ordering ordering) {
   auto events = resolve_wait_list(num_events, wait_list);
   auto event = queue.enqueue(std::move(spec), events, ordering);
+  // A blocking call that fails returns no event: the application gets nothing to release.
+  if (blocking) check(event->wait() == CL_COMPLETE, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
   if (event_out) {
     event->pin_handles();
     *event_out = publish<cl_event>(event);
   }
-  if (blocking) check(event->wait() == CL_COMPLETE, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
   return event;
 }
 

@@ -10,6 +10,7 @@ MemObject::MemObject(Ref<Context> context, cl_mem_object_type type, cl_mem_flags
                      void* host_ptr, std::vector<cl_mem_properties> properties)
     : Object(ObjectKind::Memory),
       context_(std::move(context)),
+      context_pin_(context_),
       type_(type),
       flags_(flags),
       size_(size),
@@ -71,7 +72,13 @@ Buffer::Buffer(Ref<Buffer> parent, cl_mem_flags flags, size_t origin, size_t siz
                     : nullptr,
                 {}),
       parent_(std::move(parent)),
+      parent_pin_(parent_),
       origin_(origin) {}
+
+void Buffer::on_api_released() {
+  parent_pin_.reset();
+  MemObject::on_api_released();
+}
 
 backend::Location Buffer::location(Device& device, size_t offset) {
   if (parent_) return parent_->location(device, origin_ + offset);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backends/backend.h"
+#include "platform/api_ref.h"
 #include "platform/callback_list.h"
 #include "platform/context.h"
 #include "platform/object.h"
@@ -65,11 +66,13 @@ class MemObject : public Object {
   // For derived destructors whose members must outlive the callbacks (a sub-buffer's
   // parent); runs them once, the base destructor then finds none left.
   void run_destructor_callbacks() { destructor_callbacks_.run(id()); }
+  void on_api_released() override { context_pin_.reset(); }
 
  private:
   backend::Memory& storage(Device& device);
 
   Ref<Context> context_;
+  ApiRef<Context> context_pin_;  // CL_MEM_CONTEXT is a valid handle while this one is (see ApiRef)
   cl_mem_object_type type_;
   cl_mem_flags flags_;
   size_t size_;
@@ -112,7 +115,10 @@ class Buffer final : public MemObject {
     bool writes;
   };
 
+  void on_api_released() override;
+
   Ref<Buffer> parent_;
+  ApiRef<Buffer> parent_pin_;  // CL_MEM_ASSOCIATED_MEMOBJECT stays a valid handle likewise
   size_t origin_ = 0;
   std::mutex storage_mappings_mutex_;
   std::vector<StorageMapping> storage_mappings_;

@@ -61,7 +61,9 @@ TEST(OutOfOrder, IndependentCommandsRunAtTheSameTime) {
   ASSERT_EQ(clWaitForEvents(2, both), CL_SUCCESS);
   std::lock_guard lock(rendezvous.mutex);
   EXPECT_EQ(rendezvous.running, 2);
-  if (can_meet) EXPECT_EQ(rendezvous.met, 2) << "the two commands never ran at the same time";
+  if (can_meet) {
+    EXPECT_EQ(rendezvous.met, 2) << "the two commands never ran at the same time";
+  }
   release_all({gate, first, second});
 }
 

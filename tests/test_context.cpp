@@ -20,7 +20,9 @@ std::vector<cl_context_properties> properties_of(cl_context context) {
   EXPECT_EQ(clGetContextInfo(context, CL_CONTEXT_PROPERTIES, 0, nullptr, &size), CL_SUCCESS);
   std::vector<cl_context_properties> properties(size / sizeof(cl_context_properties));
   EXPECT_EQ(size % sizeof(cl_context_properties), 0u);
-  if (size) EXPECT_EQ(clGetContextInfo(context, CL_CONTEXT_PROPERTIES, size, properties.data(), nullptr), CL_SUCCESS);
+  if (size) {
+    EXPECT_EQ(clGetContextInfo(context, CL_CONTEXT_PROPERTIES, size, properties.data(), nullptr), CL_SUCCESS);
+  }
   return properties;
 }
 

@@ -24,7 +24,9 @@ std::vector<cl_queue_properties> properties_array(cl_command_queue queue) {
   EXPECT_EQ(clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES_ARRAY, 0, nullptr, &size), CL_SUCCESS);
   EXPECT_EQ(size % sizeof(cl_queue_properties), 0u);
   std::vector<cl_queue_properties> array(size / sizeof(cl_queue_properties));
-  if (size) EXPECT_EQ(clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES_ARRAY, size, array.data(), nullptr), CL_SUCCESS);
+  if (size) {
+    EXPECT_EQ(clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES_ARRAY, size, array.data(), nullptr), CL_SUCCESS);
+  }
   return array;
 }
 

@@ -59,7 +59,9 @@ Env::~Env() {
     EXPECT_EQ(clFinish(queue), CL_SUCCESS);
     EXPECT_EQ(clReleaseCommandQueue(queue), CL_SUCCESS);
   }
-  if (context) EXPECT_EQ(clReleaseContext(context), CL_SUCCESS);
+  if (context) {
+    EXPECT_EQ(clReleaseContext(context), CL_SUCCESS);
+  }
 }
 
 template <class Handle, class Info, class Getter>
