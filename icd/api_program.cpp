@@ -1,14 +1,17 @@
 // Programs and kernels. These are the answers until the program/kernel issues land: no
-// device has a compiler, a linker, an IL, a binary format, built-in kernels, native
-// kernels or on-device queues, so no cl_program or cl_kernel object can exist. Every call
-// validates what the specification checks before the missing object, then reports the
-// error the specification gives for it. None of them ever claims success.
+// device has a compiler, a linker, an IL, a binary format, built-in kernels or on-device
+// queues, so no cl_program or cl_kernel object can exist. Native kernels (host functions)
+// need none of that and do run on the host device. Every other call validates what the
+// specification checks before the missing object, then reports the error the
+// specification gives for it; none of them ever claims success.
 #include <algorithm>
 #include <vector>
 
 #include "icd/entry.h"
 #include "platform/context.h"
 #include "platform/device.h"
+#include "platform/enqueue.h"
+#include "platform/native_kernel.h"
 #include "platform/queue.h"
 
 using namespace cucl;
@@ -196,17 +199,13 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue command_queue, void(CL_CALLBACK* user_func)(void*),
                                                       void* args, size_t cb_args, cl_uint num_mem_objects,
-                                                      const cl_mem* mem_list, const void** args_mem_loc, cl_uint,
-                                                      const cl_event*, cl_event*) {
+                                                      const cl_mem* mem_list, const void** args_mem_loc,
+                                                      cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                                                      cl_event* event) {
   return guard([&] {
-    lookup<Queue>(command_queue);
-    check(user_func != nullptr, CL_INVALID_VALUE);
-    check(args != nullptr || (cb_args == 0 && num_mem_objects == 0), CL_INVALID_VALUE);
-    check(args == nullptr || cb_args != 0, CL_INVALID_VALUE);
-    bool lists_given = mem_list != nullptr && args_mem_loc != nullptr;
-    bool lists_absent = mem_list == nullptr && args_mem_loc == nullptr;
-    check(num_mem_objects > 0 ? lists_given : lists_absent, CL_INVALID_VALUE);
-    fail(CL_INVALID_OPERATION);  // CL_DEVICE_EXECUTION_CAPABILITIES lacks CL_EXEC_NATIVE_KERNEL
+    auto queue = lookup<Queue>(command_queue);
+    auto spec = native_kernel(*queue, user_func, args, cb_args, num_mem_objects, mem_list, args_mem_loc);
+    submit(*queue, std::move(spec), num_events_in_wait_list, event_wait_list, event);
   });
 }
 

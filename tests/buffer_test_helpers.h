@@ -41,31 +41,28 @@ inline Mem make_buffer(cl_context context, cl_mem_flags flags, size_t size, void
   return Mem(memory);
 }
 
-inline Mem make_sub_buffer(cl_mem parent, cl_mem_flags flags, size_t origin, size_t size) {
+inline cl_mem create_sub_buffer(cl_mem parent, cl_mem_flags flags, size_t origin, size_t size, cl_int* status) {
   cl_buffer_region region{origin, size};
+  return clCreateSubBuffer(parent, flags, CL_BUFFER_CREATE_TYPE_REGION, &region, status);
+}
+
+inline Mem make_sub_buffer(cl_mem parent, cl_mem_flags flags, size_t origin, size_t size) {
   cl_int status = CL_OUT_OF_RESOURCES;
-  cl_mem memory = clCreateSubBuffer(parent, flags, CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
+  Mem memory(create_sub_buffer(parent, flags, origin, size, &status));
   EXPECT_EQ(status, CL_SUCCESS);
-  return Mem(memory);
+  return memory;
 }
 
 // The error clCreateSubBuffer reports for these arguments (and that it returns no object).
 inline cl_int sub_buffer_error(cl_mem parent, cl_mem_flags flags, size_t origin, size_t size) {
-  cl_buffer_region region{origin, size};
-  cl_int status = CL_SUCCESS;
-  cl_mem memory = clCreateSubBuffer(parent, flags, CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
-  EXPECT_EQ(memory, nullptr);
-  if (memory) clReleaseMemObject(memory);
-  return status;
+  return cucl_test::create_error(
+      [&](cl_int* status) { return create_sub_buffer(parent, flags, origin, size, status); });
 }
 
 // The error clCreateBuffer reports for these arguments (and that it returns no object).
 inline cl_int buffer_error(cl_context context, cl_mem_flags flags, size_t size, void* host_ptr = nullptr) {
-  cl_int status = CL_SUCCESS;
-  cl_mem memory = clCreateBuffer(context, flags, size, host_ptr, &status);
-  EXPECT_EQ(memory, nullptr);
-  if (memory) clReleaseMemObject(memory);
-  return status;
+  return cucl_test::create_error(
+      [&](cl_int* status) { return clCreateBuffer(context, flags, size, host_ptr, status); });
 }
 
 // Bytes that differ from their neighbours and from other seeds.
@@ -86,38 +83,16 @@ inline void write_all(cl_command_queue queue, cl_mem memory, const std::vector<u
             CL_SUCCESS);
 }
 
-template <class T>
-T mem_info(cl_mem memory, cl_mem_info param) {
-  T value{};
-  size_t size = 0;
-  EXPECT_EQ(clGetMemObjectInfo(memory, param, sizeof value, &value, &size), CL_SUCCESS) << "param 0x" << std::hex
-                                                                                         << param;
-  EXPECT_EQ(size, sizeof value);
-  return value;
-}
-
-inline cl_int event_status(cl_event event) {
-  cl_int status = 1;
-  EXPECT_EQ(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr), CL_SUCCESS);
-  return status;
-}
-
-inline cl_command_type event_type(cl_event event) {
-  cl_command_type type = 0;
-  EXPECT_EQ(clGetEventInfo(event, CL_EVENT_COMMAND_TYPE, sizeof type, &type, nullptr), CL_SUCCESS);
-  return type;
-}
-
-inline cl_event user_event(cl_context context) {
-  cl_int status = CL_OUT_OF_RESOURCES;
-  cl_event event = clCreateUserEvent(context, &status);
-  EXPECT_EQ(status, CL_SUCCESS);
-  return event;
-}
-
 // CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes: the smallest sub-buffer origin step.
 inline size_t base_align(cl_device_id device) {
-  return cucl_test::device_value<cl_uint>(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8;
+  return cucl_test::info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8;
 }
+
+// A context, an in-order queue and the device's sub-buffer alignment.
+class BufferFixture : public ::testing::Test {
+ protected:
+  cucl_test::Env env;
+  size_t align = base_align(env.device);
+};
 
 }  // namespace buffer_test

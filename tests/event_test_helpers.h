@@ -17,17 +17,10 @@ namespace cucl_test {
 // fails instead of hanging. Never an assertion about speed.
 constexpr std::chrono::seconds kPatience{20};
 
-inline cl_int status_of(cl_event event) {
-  cl_int status = 1;
-  EXPECT_EQ(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr), CL_SUCCESS);
-  return status;
-}
+constexpr cl_command_queue_properties kOoo = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
 
-inline cl_event user_event(cl_context context) {
-  cl_int error = 1;
-  cl_event event = clCreateUserEvent(context, &error);
-  EXPECT_EQ(error, CL_SUCCESS);
-  return event;
+inline void release_all(const std::vector<cl_event>& events) {
+  for (cl_event event : events) EXPECT_EQ(clReleaseEvent(event), CL_SUCCESS);
 }
 
 inline cl_event marker(cl_command_queue queue, std::vector<cl_event> wait = {}) {
@@ -44,6 +37,14 @@ inline cl_event barrier(cl_command_queue queue, std::vector<cl_event> wait = {})
                                          wait.empty() ? nullptr : wait.data(), &event),
             CL_SUCCESS);
   return event;
+}
+
+// Checks that `event` waits for the user event `gate`: still queued while the gate is
+// closed, complete once it opens (opened here).
+inline void expect_held_back_by(cl_event gate, cl_event event, const char* why = "") {
+  EXPECT_EQ(event_status(event), CL_QUEUED) << why;
+  ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+  ASSERT_EQ(clWaitForEvents(1, &event), CL_SUCCESS);
 }
 
 inline cl_command_queue make_queue(cl_context context, cl_device_id device, cl_command_queue_properties properties) {

@@ -16,16 +16,18 @@ constexpr size_t kSize = 1024;
 TEST(Buffer, CreateAnswersEveryQuery) {
   Env env;
   Mem buffer = make_buffer(env.context, CL_MEM_READ_ONLY | CL_MEM_HOST_READ_ONLY, kSize);
-  EXPECT_EQ(mem_info<cl_mem_object_type>(buffer, CL_MEM_TYPE), cl_mem_object_type(CL_MEM_OBJECT_BUFFER));
-  EXPECT_EQ(mem_info<cl_mem_flags>(buffer, CL_MEM_FLAGS), cl_mem_flags(CL_MEM_READ_ONLY | CL_MEM_HOST_READ_ONLY));
-  EXPECT_EQ(mem_info<size_t>(buffer, CL_MEM_SIZE), kSize);
-  EXPECT_EQ(mem_info<void*>(buffer, CL_MEM_HOST_PTR), nullptr);
-  EXPECT_EQ(mem_info<cl_uint>(buffer, CL_MEM_MAP_COUNT), 0u);
-  EXPECT_EQ(mem_info<cl_uint>(buffer, CL_MEM_REFERENCE_COUNT), 1u);
-  EXPECT_EQ(mem_info<cl_context>(buffer, CL_MEM_CONTEXT), env.context);
-  EXPECT_EQ(mem_info<cl_mem>(buffer, CL_MEM_ASSOCIATED_MEMOBJECT), nullptr);
-  EXPECT_EQ(mem_info<size_t>(buffer, CL_MEM_OFFSET), 0u);
-  EXPECT_EQ(mem_info<cl_bool>(buffer, CL_MEM_USES_SVM_POINTER), cl_bool(CL_FALSE));
+  EXPECT_EQ(info_value<cl_mem_object_type>(clGetMemObjectInfo, buffer, CL_MEM_TYPE),
+            cl_mem_object_type(CL_MEM_OBJECT_BUFFER));
+  EXPECT_EQ(info_value<cl_mem_flags>(clGetMemObjectInfo, buffer, CL_MEM_FLAGS),
+            cl_mem_flags(CL_MEM_READ_ONLY | CL_MEM_HOST_READ_ONLY));
+  EXPECT_EQ(info_value<size_t>(clGetMemObjectInfo, buffer, CL_MEM_SIZE), kSize);
+  EXPECT_EQ(info_value<void*>(clGetMemObjectInfo, buffer, CL_MEM_HOST_PTR), nullptr);
+  EXPECT_EQ(info_value<cl_uint>(clGetMemObjectInfo, buffer, CL_MEM_MAP_COUNT), 0u);
+  EXPECT_EQ(info_value<cl_uint>(clGetMemObjectInfo, buffer, CL_MEM_REFERENCE_COUNT), 1u);
+  EXPECT_EQ(info_value<cl_context>(clGetMemObjectInfo, buffer, CL_MEM_CONTEXT), env.context);
+  EXPECT_EQ(info_value<cl_mem>(clGetMemObjectInfo, buffer, CL_MEM_ASSOCIATED_MEMOBJECT), nullptr);
+  EXPECT_EQ(info_value<size_t>(clGetMemObjectInfo, buffer, CL_MEM_OFFSET), 0u);
+  EXPECT_EQ(info_value<cl_bool>(clGetMemObjectInfo, buffer, CL_MEM_USES_SVM_POINTER), cl_bool(CL_FALSE));
   size_t size = 99;
   EXPECT_EQ(clGetMemObjectInfo(buffer, CL_MEM_PROPERTIES, 0, nullptr, &size), CL_SUCCESS);
   EXPECT_EQ(size, 0u) << "clCreateBuffer has no properties to report";
@@ -34,7 +36,7 @@ TEST(Buffer, CreateAnswersEveryQuery) {
 TEST(Buffer, DefaultFlagsAreKeptAsGiven) {
   Env env;
   Mem buffer = make_buffer(env.context, 0, kSize);
-  EXPECT_EQ(mem_info<cl_mem_flags>(buffer, CL_MEM_FLAGS), cl_mem_flags(0));
+  EXPECT_EQ(info_value<cl_mem_flags>(clGetMemObjectInfo, buffer, CL_MEM_FLAGS), cl_mem_flags(0));
   auto data = pattern(kSize);
   write_all(env.queue, buffer, data);
   EXPECT_EQ(read_all(env.queue, buffer, kSize), data);
@@ -113,7 +115,7 @@ TEST(Buffer, InvalidFlags) {
 TEST(Buffer, InvalidSize) {
   Env env;
   EXPECT_EQ(buffer_error(env.context, 0, 0), CL_INVALID_BUFFER_SIZE);
-  auto max_alloc = device_value<cl_ulong>(env.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+  auto max_alloc = info_value<cl_ulong>(clGetDeviceInfo, env.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
   EXPECT_EQ(buffer_error(env.context, 0, static_cast<size_t>(max_alloc) + 1), CL_INVALID_BUFFER_SIZE);
   EXPECT_EQ(buffer_error(env.context, 0, SIZE_MAX), CL_INVALID_BUFFER_SIZE);
 }
@@ -134,7 +136,7 @@ TEST(Buffer, CopyHostPtrTakesTheContentsAtCreation) {
   auto host = initial;
   Mem buffer = make_buffer(env.context, CL_MEM_COPY_HOST_PTR, kSize, host.data());
   std::memset(host.data(), 0, kSize);  // the application may reuse host_ptr at once
-  EXPECT_EQ(mem_info<void*>(buffer, CL_MEM_HOST_PTR), nullptr);
+  EXPECT_EQ(info_value<void*>(clGetMemObjectInfo, buffer, CL_MEM_HOST_PTR), nullptr);
   EXPECT_EQ(read_all(env.queue, buffer, kSize), initial);
   EXPECT_EQ(host, std::vector<uint8_t>(kSize, 0)) << "the buffer must not write back to host_ptr";
 }
@@ -144,7 +146,8 @@ TEST(Buffer, AllocAndCopyHostPtr) {
   auto initial = pattern(kSize, 9);
   Mem buffer = make_buffer(env.context, CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR, kSize, initial.data());
   EXPECT_EQ(read_all(env.queue, buffer, kSize), initial);
-  EXPECT_EQ(mem_info<cl_mem_flags>(buffer, CL_MEM_FLAGS), cl_mem_flags(CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR));
+  EXPECT_EQ(info_value<cl_mem_flags>(clGetMemObjectInfo, buffer, CL_MEM_FLAGS),
+            cl_mem_flags(CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR));
 }
 
 TEST(Buffer, AllocHostPtrRoundTrips) {
@@ -159,7 +162,7 @@ TEST(Buffer, UseHostPtrIsTheStorage) {
   Env env;
   std::vector<uint8_t> host = pattern(kSize, 11);
   Mem buffer = make_buffer(env.context, CL_MEM_USE_HOST_PTR, kSize, host.data());
-  EXPECT_EQ(mem_info<void*>(buffer, CL_MEM_HOST_PTR), host.data());
+  EXPECT_EQ(info_value<void*>(clGetMemObjectInfo, buffer, CL_MEM_HOST_PTR), host.data());
   EXPECT_EQ(read_all(env.queue, buffer, kSize), pattern(kSize, 11)) << "initial contents come from host_ptr";
 
   auto data = pattern(64, 40);

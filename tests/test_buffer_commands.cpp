@@ -10,11 +10,7 @@ namespace {
 
 constexpr size_t kSize = 4096;
 
-class BufferCommands : public ::testing::Test {
- protected:
-  Env env;
-  size_t align = base_align(env.device);
-};
+class BufferCommands : public BufferFixture {};
 
 TEST_F(BufferCommands, WriteThenReadAtOffsets) {
   Mem buffer = make_buffer(env.context, 0, kSize);

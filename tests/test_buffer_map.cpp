@@ -10,7 +10,7 @@ namespace {
 
 constexpr size_t kSize = 4096;
 
-class BufferMap : public ::testing::Test {
+class BufferMap : public BufferFixture {
  protected:
   void* map(cl_mem buffer, cl_map_flags flags, size_t offset, size_t size, cl_int expected = CL_SUCCESS) {
     cl_int status = CL_OUT_OF_RESOURCES;
@@ -23,9 +23,6 @@ class BufferMap : public ::testing::Test {
   cl_int unmap(cl_mem buffer, void* pointer) {
     return clEnqueueUnmapMemObject(env.queue, buffer, pointer, 0, nullptr, nullptr);
   }
-
-  Env env;
-  size_t align = base_align(env.device);
 };
 
 TEST_F(BufferMap, ReadMapShowsTheContents) {
@@ -34,10 +31,10 @@ TEST_F(BufferMap, ReadMapShowsTheContents) {
   auto* pointer = static_cast<uint8_t*>(map(buffer, CL_MAP_READ, 100, 1000));
   ASSERT_NE(pointer, nullptr);
   EXPECT_EQ(0, std::memcmp(pointer, data.data() + 100, 1000));
-  EXPECT_EQ(mem_info<cl_uint>(buffer, CL_MEM_MAP_COUNT), 1u);
+  EXPECT_EQ(info_value<cl_uint>(clGetMemObjectInfo, buffer, CL_MEM_MAP_COUNT), 1u);
   cl_event event = nullptr;
   ASSERT_EQ(clEnqueueUnmapMemObject(env.queue, buffer, pointer, 0, nullptr, &event), CL_SUCCESS);
-  EXPECT_EQ(mem_info<cl_uint>(buffer, CL_MEM_MAP_COUNT), 0u) << "the count follows at enqueue";
+  EXPECT_EQ(info_value<cl_uint>(clGetMemObjectInfo, buffer, CL_MEM_MAP_COUNT), 0u) << "the count follows at enqueue";
   EXPECT_EQ(event_type(event), cl_command_type(CL_COMMAND_UNMAP_MEM_OBJECT));
   ASSERT_EQ(clWaitForEvents(1, &event), CL_SUCCESS);
   clReleaseEvent(event);
@@ -70,7 +67,7 @@ TEST_F(BufferMap, NonBlockingMapReturnsThePointerAtOnce) {
   void* pointer = clEnqueueMapBuffer(env.queue, buffer, CL_FALSE, CL_MAP_READ, 0, kSize, 1, &gate, &mapped, &status);
   ASSERT_EQ(status, CL_SUCCESS);
   ASSERT_NE(pointer, nullptr);
-  EXPECT_EQ(mem_info<cl_uint>(buffer, CL_MEM_MAP_COUNT), 1u);
+  EXPECT_EQ(info_value<cl_uint>(clGetMemObjectInfo, buffer, CL_MEM_MAP_COUNT), 1u);
   EXPECT_EQ(event_type(mapped), cl_command_type(CL_COMMAND_MAP_BUFFER));
   EXPECT_GT(event_status(mapped), CL_RUNNING);
   ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
@@ -100,8 +97,8 @@ TEST_F(BufferMap, SubBufferMapsItsOwnRegion) {
   auto* pointer = static_cast<uint8_t*>(map(sub, CL_MAP_READ | CL_MAP_WRITE, align, align));
   ASSERT_NE(pointer, nullptr);
   EXPECT_EQ(0, std::memcmp(pointer, data.data() + 3 * align, align));
-  EXPECT_EQ(mem_info<cl_uint>(sub, CL_MEM_MAP_COUNT), 1u);
-  EXPECT_EQ(mem_info<cl_uint>(parent, CL_MEM_MAP_COUNT), 0u);
+  EXPECT_EQ(info_value<cl_uint>(clGetMemObjectInfo, sub, CL_MEM_MAP_COUNT), 1u);
+  EXPECT_EQ(info_value<cl_uint>(clGetMemObjectInfo, parent, CL_MEM_MAP_COUNT), 0u);
   std::memset(pointer, 0x5A, align);
   EXPECT_EQ(unmap(parent, pointer), CL_INVALID_VALUE) << "the mapping belongs to the sub-buffer";
   ASSERT_EQ(unmap(sub, pointer), CL_SUCCESS);
@@ -116,7 +113,7 @@ TEST_F(BufferMap, OverlappingWriteMapsAreRefused) {
   map(parent, CL_MAP_READ, align, 16, CL_INVALID_OPERATION);
   map(parent, CL_MAP_WRITE_INVALIDATE_REGION, 2 * align - 1, 16, CL_INVALID_OPERATION);
   map(sub, CL_MAP_READ, 0, 16, CL_INVALID_OPERATION);
-  EXPECT_EQ(mem_info<cl_uint>(parent, CL_MEM_MAP_COUNT), 1u);
+  EXPECT_EQ(info_value<cl_uint>(clGetMemObjectInfo, parent, CL_MEM_MAP_COUNT), 1u);
   void* beside = map(parent, CL_MAP_WRITE, 2 * align, align);
   ASSERT_EQ(unmap(parent, first), CL_SUCCESS);
   void* sub_write = map(sub, CL_MAP_WRITE, 0, align);
@@ -135,10 +132,10 @@ TEST_F(BufferMap, SameRegionMappedTwiceCountsTwice) {
   Mem buffer = make_buffer(env.context, 0, kSize);
   void* a = map(buffer, CL_MAP_READ, 0, 64);
   void* b = map(buffer, CL_MAP_READ, 0, 64);
-  EXPECT_EQ(mem_info<cl_uint>(buffer, CL_MEM_MAP_COUNT), 2u);
+  EXPECT_EQ(info_value<cl_uint>(clGetMemObjectInfo, buffer, CL_MEM_MAP_COUNT), 2u);
   ASSERT_EQ(unmap(buffer, a), CL_SUCCESS);
   ASSERT_EQ(unmap(buffer, b), CL_SUCCESS);
-  EXPECT_EQ(mem_info<cl_uint>(buffer, CL_MEM_MAP_COUNT), 0u);
+  EXPECT_EQ(info_value<cl_uint>(clGetMemObjectInfo, buffer, CL_MEM_MAP_COUNT), 0u);
   EXPECT_EQ(unmap(buffer, a), CL_INVALID_VALUE) << "already unmapped";
 }
 
@@ -150,7 +147,7 @@ TEST_F(BufferMap, MapArgumentErrors) {
   map(buffer, CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION, 0, 16, CL_INVALID_VALUE);
   map(buffer, CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION, 0, 16, CL_INVALID_VALUE);
   map(buffer, cl_map_flags(1) << 10, 0, 16, CL_INVALID_VALUE);
-  EXPECT_EQ(mem_info<cl_uint>(buffer, CL_MEM_MAP_COUNT), 0u);
+  EXPECT_EQ(info_value<cl_uint>(clGetMemObjectInfo, buffer, CL_MEM_MAP_COUNT), 0u);
 
   cl_int status = CL_SUCCESS;
   EXPECT_EQ(clEnqueueMapBuffer(nullptr, buffer, CL_TRUE, CL_MAP_READ, 0, 16, 0, nullptr, nullptr, &status), nullptr);
@@ -160,7 +157,8 @@ TEST_F(BufferMap, MapArgumentErrors) {
   EXPECT_EQ(status, CL_INVALID_MEM_OBJECT);
   EXPECT_EQ(clEnqueueMapBuffer(env.queue, buffer, CL_TRUE, CL_MAP_READ, 0, 16, 1, nullptr, nullptr, &status), nullptr);
   EXPECT_EQ(status, CL_INVALID_EVENT_WAIT_LIST);
-  EXPECT_EQ(mem_info<cl_uint>(buffer, CL_MEM_MAP_COUNT), 0u) << "a refused map leaves no mapping behind";
+  EXPECT_EQ(info_value<cl_uint>(clGetMemObjectInfo, buffer, CL_MEM_MAP_COUNT), 0u)
+      << "a refused map leaves no mapping behind";
   EXPECT_EQ(clEnqueueMapBuffer(env.queue, buffer, CL_TRUE, 0x100, 0, 16, 0, nullptr, nullptr, nullptr), nullptr)
       << "errcode_ret may be NULL";
 
@@ -191,7 +189,7 @@ TEST_F(BufferMap, BlockingMapWithFailedWaitList) {
   cl_int status = CL_SUCCESS;
   EXPECT_EQ(clEnqueueMapBuffer(env.queue, buffer, CL_TRUE, CL_MAP_READ, 0, 16, 1, &gate, nullptr, &status), nullptr);
   EXPECT_EQ(status, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-  EXPECT_EQ(mem_info<cl_uint>(buffer, CL_MEM_MAP_COUNT), 0u);
+  EXPECT_EQ(info_value<cl_uint>(clGetMemObjectInfo, buffer, CL_MEM_MAP_COUNT), 0u);
   clReleaseEvent(gate);
 }
 
@@ -212,7 +210,7 @@ TEST_F(BufferMap, UnmapErrors) {
   cl_event foreign_event = user_event(other.context);
   EXPECT_EQ(clEnqueueUnmapMemObject(env.queue, buffer, pointer, 1, &foreign_event, nullptr), CL_INVALID_CONTEXT);
   EXPECT_EQ(clEnqueueUnmapMemObject(other.queue, buffer, pointer, 0, nullptr, nullptr), CL_INVALID_CONTEXT);
-  EXPECT_EQ(mem_info<cl_uint>(buffer, CL_MEM_MAP_COUNT), 1u) << "refused unmaps keep the mapping";
+  EXPECT_EQ(info_value<cl_uint>(clGetMemObjectInfo, buffer, CL_MEM_MAP_COUNT), 1u) << "refused unmaps keep the mapping";
   EXPECT_EQ(unmap(buffer, pointer), CL_SUCCESS);
   clReleaseEvent(foreign_event);
 }

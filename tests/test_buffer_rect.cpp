@@ -25,28 +25,40 @@ void reference_copy(const uint8_t* src, Triple src_origin, size_t src_row, size_
   }
 }
 
-class BufferRect : public ::testing::Test {
- protected:
-  Env env;
-  size_t align = base_align(env.device);
+// A rectangle and where it lies in a buffer and in host memory, in the order the API takes
+// them; read and write enqueue the rectangle transfer with these arguments.
+struct RectLayout {
+  Triple buffer_origin, host_origin, region;
+  size_t buffer_row = 0, buffer_slice = 0, host_row = 0, host_slice = 0;
+
+  cl_int read(cl_command_queue queue, cl_mem buffer, cl_bool blocking, void* host, cl_event* event = nullptr,
+              const std::vector<cl_event>& wait = {}) const {
+    return clEnqueueReadBufferRect(queue, buffer, blocking, buffer_origin.data(), host_origin.data(), region.data(),
+                                   buffer_row, buffer_slice, host_row, host_slice, host,
+                                   static_cast<cl_uint>(wait.size()), wait.empty() ? nullptr : wait.data(), event);
+  }
+  cl_int write(cl_command_queue queue, cl_mem buffer, cl_bool blocking, const void* host, cl_event* event = nullptr,
+               const std::vector<cl_event>& wait = {}) const {
+    return clEnqueueWriteBufferRect(queue, buffer, blocking, buffer_origin.data(), host_origin.data(), region.data(),
+                                    buffer_row, buffer_slice, host_row, host_slice, host,
+                                    static_cast<cl_uint>(wait.size()), wait.empty() ? nullptr : wait.data(), event);
+  }
 };
+
+class BufferRect : public BufferFixture {};
 
 TEST_F(BufferRect, WriteRectPlacesEveryRow) {
   Mem buffer = make_buffer(env.context, 0, kSize);
   write_all(env.queue, buffer, std::vector<uint8_t>(kSize, 0));
   auto host = pattern(4000, 3);
-  Triple buffer_origin{5, 2, 1}, host_origin{3, 1, 2}, region{17, 6, 3};
-  size_t buffer_row = 40, buffer_slice = 400, host_row = 25, host_slice = 200;
+  RectLayout rect{{5, 2, 1}, {3, 1, 2}, {17, 6, 3}, 40, 400, 25, 200};
   cl_event event = nullptr;
-  ASSERT_EQ(clEnqueueWriteBufferRect(env.queue, buffer, CL_TRUE, buffer_origin.data(), host_origin.data(),
-                                     region.data(), buffer_row, buffer_slice, host_row, host_slice, host.data(), 0,
-                                     nullptr, &event),
-            CL_SUCCESS);
+  ASSERT_EQ(rect.write(env.queue, buffer, CL_TRUE, host.data(), &event), CL_SUCCESS);
   EXPECT_EQ(event_type(event), cl_command_type(CL_COMMAND_WRITE_BUFFER_RECT));
   clReleaseEvent(event);
   std::vector<uint8_t> expected(kSize, 0);
-  reference_copy(host.data(), host_origin, host_row, host_slice, expected.data(), buffer_origin, buffer_row,
-                 buffer_slice, region);
+  reference_copy(host.data(), rect.host_origin, rect.host_row, rect.host_slice, expected.data(), rect.buffer_origin,
+                 rect.buffer_row, rect.buffer_slice, rect.region);
   EXPECT_EQ(read_all(env.queue, buffer, kSize), expected);
 }
 
@@ -54,33 +66,27 @@ TEST_F(BufferRect, ReadRectLeavesTheGapsAlone) {
   auto data = pattern(kSize, 17);
   Mem buffer = make_buffer(env.context, CL_MEM_COPY_HOST_PTR, kSize, data.data());
   std::vector<uint8_t> host(3000, 0xAB);
-  Triple buffer_origin{7, 3, 2}, host_origin{1, 2, 1}, region{10, 4, 2};
-  size_t buffer_row = 64, buffer_slice = 1024, host_row = 32, host_slice = 256;
+  RectLayout rect{{7, 3, 2}, {1, 2, 1}, {10, 4, 2}, 64, 1024, 32, 256};
   cl_event event = nullptr;
-  ASSERT_EQ(clEnqueueReadBufferRect(env.queue, buffer, CL_FALSE, buffer_origin.data(), host_origin.data(),
-                                    region.data(), buffer_row, buffer_slice, host_row, host_slice, host.data(), 0,
-                                    nullptr, &event),
-            CL_SUCCESS);
+  ASSERT_EQ(rect.read(env.queue, buffer, CL_FALSE, host.data(), &event), CL_SUCCESS);
   EXPECT_EQ(event_type(event), cl_command_type(CL_COMMAND_READ_BUFFER_RECT));
   ASSERT_EQ(clWaitForEvents(1, &event), CL_SUCCESS);
   clReleaseEvent(event);
   std::vector<uint8_t> expected(3000, 0xAB);
-  reference_copy(data.data(), buffer_origin, buffer_row, buffer_slice, expected.data(), host_origin, host_row,
-                 host_slice, region);
+  reference_copy(data.data(), rect.buffer_origin, rect.buffer_row, rect.buffer_slice, expected.data(), rect.host_origin,
+                 rect.host_row, rect.host_slice, rect.region);
   EXPECT_EQ(host, expected);
 }
 
 TEST_F(BufferRect, ZeroPitchesMeanTightlyPacked) {
   auto data = pattern(kSize, 23);
   Mem buffer = make_buffer(env.context, CL_MEM_COPY_HOST_PTR, kSize, data.data());
-  Triple origin{2, 1, 1}, zero{0, 0, 0}, region{8, 3, 2};
+  RectLayout packed{{2, 1, 1}, {0, 0, 0}, {8, 3, 2}};  // every pitch 0
   std::vector<uint8_t> host(8 * 3 * 2, 0);
-  ASSERT_EQ(clEnqueueReadBufferRect(env.queue, buffer, CL_TRUE, origin.data(), zero.data(), region.data(), 0, 0, 0, 0,
-                                    host.data(), 0, nullptr, nullptr),
-            CL_SUCCESS);
+  ASSERT_EQ(packed.read(env.queue, buffer, CL_TRUE, host.data()), CL_SUCCESS);
   std::vector<uint8_t> expected(host.size(), 0);
   // Buffer pitches default to region[0] and region[0] * region[1] too.
-  reference_copy(data.data(), origin, 8, 24, expected.data(), zero, 8, 24, region);
+  reference_copy(data.data(), packed.buffer_origin, 8, 24, expected.data(), packed.host_origin, 8, 24, packed.region);
   EXPECT_EQ(host, expected);
 }
 
@@ -199,14 +205,9 @@ TEST_F(BufferRect, QueueContextAndHostAccessErrors) {
   Mem read_only = make_buffer(env.context, CL_MEM_HOST_READ_ONLY, kSize);
   std::vector<uint8_t> host(kSize);
   Triple zero{0, 0, 0}, region{16, 4, 1};
-  auto read = [&](cl_command_queue q, cl_mem m) {
-    return clEnqueueReadBufferRect(q, m, CL_TRUE, zero.data(), zero.data(), region.data(), 0, 0, 0, 0, host.data(), 0,
-                                   nullptr, nullptr);
-  };
-  auto write = [&](cl_command_queue q, cl_mem m) {
-    return clEnqueueWriteBufferRect(q, m, CL_TRUE, zero.data(), zero.data(), region.data(), 0, 0, 0, 0, host.data(),
-                                    0, nullptr, nullptr);
-  };
+  RectLayout rect{zero, zero, region};
+  auto read = [&](cl_command_queue q, cl_mem m) { return rect.read(q, m, CL_TRUE, host.data()); };
+  auto write = [&](cl_command_queue q, cl_mem m) { return rect.write(q, m, CL_TRUE, host.data()); };
   auto copy = [&](cl_command_queue q, cl_mem s, cl_mem d) {
     return clEnqueueCopyBufferRect(q, s, d, zero.data(), zero.data(), region.data(), 0, 0, 0, 0, 0, nullptr, nullptr);
   };
@@ -232,14 +233,12 @@ TEST_F(BufferRect, QueueContextAndHostAccessErrors) {
 TEST_F(BufferRect, BlockingRectWithFailedWaitList) {
   Mem buffer = make_buffer(env.context, 0, kSize);
   std::vector<uint8_t> host(kSize);
-  Triple zero{0, 0, 0}, region{16, 4, 1};
+  RectLayout rect{{0, 0, 0}, {0, 0, 0}, {16, 4, 1}};
   cl_event gate = user_event(env.context);
   ASSERT_EQ(clSetUserEventStatus(gate, -1), CL_SUCCESS);
-  EXPECT_EQ(clEnqueueReadBufferRect(env.queue, buffer, CL_TRUE, zero.data(), zero.data(), region.data(), 0, 0, 0, 0,
-                                    host.data(), 1, &gate, nullptr),
+  EXPECT_EQ(rect.read(env.queue, buffer, CL_TRUE, host.data(), nullptr, {gate}),
             CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-  EXPECT_EQ(clEnqueueWriteBufferRect(env.queue, buffer, CL_TRUE, zero.data(), zero.data(), region.data(), 0, 0, 0, 0,
-                                     host.data(), 1, &gate, nullptr),
+  EXPECT_EQ(rect.write(env.queue, buffer, CL_TRUE, host.data(), nullptr, {gate}),
             CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
   clReleaseEvent(gate);
 }

@@ -13,12 +13,6 @@ using namespace cucl_test;
 
 namespace {
 
-constexpr cl_command_queue_properties kOoo = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
-
-void release_all(const std::vector<cl_event>& events) {
-  for (cl_event event : events) EXPECT_EQ(clReleaseEvent(event), CL_SUCCESS);
-}
-
 // Two commands that meet while both are running: each one's RUNNING callback (which runs
 // on the thread executing that command, before its work) announces itself and then waits
 // for the other. Only if the queue runs them at the same time can both see each other.
@@ -40,6 +34,36 @@ struct Rendezvous {
   }
 };
 
+// Commands that each wait for their own user event (gates[i] holds back commands[i]), their
+// COMPLETE callbacks logged with the index as tag; all released at scope exit.
+struct GatedCommands {
+  // `enqueue(i, gate)` enqueues command i, waiting for `gate`, and returns its event.
+  template <class Enqueue>
+  GatedCommands(const Env& env, int count, Enqueue enqueue) {
+    for (int i = 0; i < count; ++i) {
+      gates.push_back(user_event(env.context));
+      commands.push_back(enqueue(i, gates.back()));
+      log.watch(commands.back(), CL_COMPLETE, i);
+    }
+  }
+  ~GatedCommands() {
+    release_all(gates);
+    release_all(commands);
+  }
+  GatedCommands(const GatedCommands&) = delete;
+  GatedCommands& operator=(const GatedCommands&) = delete;
+
+  std::vector<cl_event> gates, commands;
+  CallbackLog log;
+};
+
+// first, first +- 1, ..., last.
+std::vector<int> sequence(int first, int last) {
+  std::vector<int> values{first};
+  while (values.back() != last) values.push_back(values.back() + (first < last ? 1 : -1));
+  return values;
+}
+
 }  // namespace
 
 TEST(OutOfOrder, IndependentCommandsRunAtTheSameTime) {
@@ -48,7 +72,7 @@ TEST(OutOfOrder, IndependentCommandsRunAtTheSameTime) {
   // units. Where there are two workers, two ready commands must be running at once; with a
   // single worker (a 2-core machine) they can only take turns, and a meeting would wait in
   // vain, so there the test checks that both ran without asking them to meet.
-  bool can_meet = device_value<cl_uint>(env.device, CL_DEVICE_MAX_COMPUTE_UNITS) >= 3;
+  bool can_meet = info_value<cl_uint>(clGetDeviceInfo, env.device, CL_DEVICE_MAX_COMPUTE_UNITS) >= 3;
   Rendezvous rendezvous;
   rendezvous.wait = can_meet;
   cl_event gate = user_event(env.context);
@@ -70,51 +94,35 @@ TEST(OutOfOrder, IndependentCommandsRunAtTheSameTime) {
 TEST(OutOfOrder, CommandsCompleteInTheOrderTheirDependenciesAllow) {
   Env env(host_device(), kOoo);
   constexpr int kCount = 8;
-  std::vector<cl_event> gates, commands;
-  CallbackLog log;
-  for (int i = 0; i < kCount; ++i) {
-    gates.push_back(user_event(env.context));
-    commands.push_back(marker(env.queue, {gates.back()}));
-    log.watch(commands.back(), CL_COMPLETE, i);
-  }
+  GatedCommands gated(env, kCount, [&](int, cl_event gate) { return marker(env.queue, {gate}); });
+  auto& [gates, commands, log] = gated;
   // Open the gates newest first; each command (callback included: it may trail the
   // status) is done before the next gate opens.
   for (int i = kCount - 1; i >= 0; --i) {
     ASSERT_EQ(clSetUserEventStatus(gates[i], CL_COMPLETE), CL_SUCCESS);
     ASSERT_TRUE(log.wait_for(kCount - i));
-    EXPECT_EQ(status_of(commands[i]), CL_COMPLETE);
+    EXPECT_EQ(event_status(commands[i]), CL_COMPLETE);
     if (i > 0) {
-      EXPECT_EQ(status_of(commands[i - 1]), CL_QUEUED) << "enqueued earlier, still held back";
+      EXPECT_EQ(event_status(commands[i - 1]), CL_QUEUED) << "enqueued earlier, still held back";
     }
   }
-  std::vector<int> expected;
-  for (int i = kCount - 1; i >= 0; --i) expected.push_back(i);
-  EXPECT_EQ(log.tags(), expected);
-  release_all(gates);
-  release_all(commands);
+  EXPECT_EQ(log.tags(), sequence(kCount - 1, 0));
 }
 
 TEST(InOrder, NeverReordersWhateverTheDependencies) {
   Env env;
   constexpr int kCount = 8;
-  std::vector<cl_event> gates, commands;
-  CallbackLog log;
-  for (int i = 0; i < kCount; ++i) {
-    gates.push_back(user_event(env.context));
-    commands.push_back(i % 3 == 2 ? barrier(env.queue, {gates.back()}) : marker(env.queue, {gates.back()}));
-    log.watch(commands.back(), CL_COMPLETE, i);
-  }
+  GatedCommands gated(env, kCount, [&](int i, cl_event gate) {
+    return i % 3 == 2 ? barrier(env.queue, {gate}) : marker(env.queue, {gate});
+  });
+  auto& [gates, commands, log] = gated;
   // Newest gate first: nothing may complete until the oldest gate opens.
   for (int i = kCount - 1; i > 0; --i) ASSERT_EQ(clSetUserEventStatus(gates[i], CL_COMPLETE), CL_SUCCESS);
-  for (cl_event command : commands) EXPECT_EQ(status_of(command), CL_QUEUED);
+  for (cl_event command : commands) EXPECT_EQ(event_status(command), CL_QUEUED);
   EXPECT_TRUE(log.entries().empty());
   ASSERT_EQ(clSetUserEventStatus(gates[0], CL_COMPLETE), CL_SUCCESS);
   ASSERT_TRUE(log.wait_for(kCount));
-  std::vector<int> expected;
-  for (int i = 0; i < kCount; ++i) expected.push_back(i);
-  EXPECT_EQ(log.tags(), expected);
-  release_all(gates);
-  release_all(commands);
+  EXPECT_EQ(log.tags(), sequence(0, kCount - 1));
 }
 
 TEST(InOrder, BufferWritesLandInEnqueueOrder) {
@@ -139,7 +147,7 @@ TEST(InOrder, BufferWritesLandInEnqueueOrder) {
   ASSERT_EQ(clEnqueueReadBuffer(env.queue, buffer, CL_TRUE, 0, sizeof result, &result, 0, nullptr, nullptr),
             CL_SUCCESS);
   EXPECT_EQ(result, values.back()) << "the last write enqueued is the last one done";
-  for (cl_event write : writes) EXPECT_EQ(status_of(write), CL_COMPLETE);
+  for (cl_event write : writes) EXPECT_EQ(event_status(write), CL_COMPLETE);
   release_all(gates);
   release_all(writes);
   EXPECT_EQ(clReleaseMemObject(buffer), CL_SUCCESS);

@@ -137,21 +137,21 @@ DEVICE_TEST(UnknownQueriesAndWrongHandlesAreRejected) {
 }
 
 DEVICE_TEST(IdentityAndVersionsAreWellFormed) {
-  auto type = device_value<cl_device_type>(device, CL_DEVICE_TYPE);
+  auto type = info_value<cl_device_type>(clGetDeviceInfo, device, CL_DEVICE_TYPE);
   EXPECT_EQ(std::popcount(type), 1);
   EXPECT_TRUE(type & (CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM));
-  EXPECT_EQ(device_value<cl_platform_id>(device, CL_DEVICE_PLATFORM), cucl_platform());
+  EXPECT_EQ(info_value<cl_platform_id>(clGetDeviceInfo, device, CL_DEVICE_PLATFORM), cucl_platform());
   EXPECT_FALSE(device_string(device, CL_DEVICE_NAME).empty());
   EXPECT_FALSE(device_string(device, CL_DEVICE_VENDOR).empty());
   EXPECT_FALSE(device_string(device, CL_DRIVER_VERSION).empty());
   EXPECT_EQ(device_string(device, CL_DEVICE_PROFILE), "FULL_PROFILE");
-  EXPECT_EQ(device_value<cl_bool>(device, CL_DEVICE_AVAILABLE), CL_TRUE);
+  EXPECT_EQ(info_value<cl_bool>(clGetDeviceInfo, device, CL_DEVICE_AVAILABLE), CL_TRUE);
 
   cl_uint major = 0, minor = 0;
   ASSERT_TRUE(parse_version(device_string(device, CL_DEVICE_VERSION), "OpenCL ", major, minor));
   EXPECT_EQ(major, 3u);
   EXPECT_EQ(minor, 0u);
-  auto numeric = device_value<cl_version>(device, CL_DEVICE_NUMERIC_VERSION);
+  auto numeric = info_value<cl_version>(clGetDeviceInfo, device, CL_DEVICE_NUMERIC_VERSION);
   EXPECT_EQ(CL_VERSION_MAJOR(numeric), major);
   EXPECT_EQ(CL_VERSION_MINOR(numeric), minor);
 
@@ -165,7 +165,7 @@ DEVICE_TEST(OpenCLCVersionsAgree) {
   ASSERT_TRUE(parse_version(c_version, "OpenCL C ", major, minor)) << c_version;
   EXPECT_GE(CL_MAKE_VERSION(major, minor, 0), CL_MAKE_VERSION(1, 2, 0)) << "an OpenCL 3.0 device needs OpenCL C 1.2";
   if (has_extension(device, "cl_khr_extended_versioning")) {
-    auto numeric = device_value<cl_version>(device, CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR);
+    auto numeric = info_value<cl_version>(clGetDeviceInfo, device, CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR);
     EXPECT_EQ(CL_VERSION_MAJOR(numeric), major);
     EXPECT_EQ(CL_VERSION_MINOR(numeric), minor);
   }
@@ -173,7 +173,7 @@ DEVICE_TEST(OpenCLCVersionsAgree) {
   auto all_versions = name_versions(device, CL_DEVICE_OPENCL_C_ALL_VERSIONS);
   auto features = name_versions(device, CL_DEVICE_OPENCL_C_FEATURES);
   names_of(features);
-  if (!device_value<cl_bool>(device, CL_DEVICE_COMPILER_AVAILABLE)) {
+  if (!info_value<cl_bool>(clGetDeviceInfo, device, CL_DEVICE_COMPILER_AVAILABLE)) {
     // No compiler: nothing can be built, so no OpenCL C version or feature is claimed.
     EXPECT_TRUE(all_versions.empty());
     EXPECT_TRUE(features.empty());
@@ -214,10 +214,10 @@ DEVICE_TEST(ListsAgreeWithTheirStrings) {
 }
 
 DEVICE_TEST(WorkGroupLimitsAreConsistent) {
-  EXPECT_GE(device_value<cl_uint>(device, CL_DEVICE_MAX_COMPUTE_UNITS), 1u);
-  auto dimensions = device_value<cl_uint>(device, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS);
+  EXPECT_GE(info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_MAX_COMPUTE_UNITS), 1u);
+  auto dimensions = info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS);
   EXPECT_GE(dimensions, 3u);
-  auto group_size = device_value<size_t>(device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+  auto group_size = info_value<size_t>(clGetDeviceInfo, device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
   EXPECT_GE(group_size, 1u);
   auto item_sizes = device_array<size_t>(device, CL_DEVICE_MAX_WORK_ITEM_SIZES);
   ASSERT_EQ(item_sizes.size(), dimensions);
@@ -225,144 +225,150 @@ DEVICE_TEST(WorkGroupLimitsAreConsistent) {
     EXPECT_GE(size, 1u);
     EXPECT_LE(size, group_size);
   }
-  auto multiple = device_value<size_t>(device, CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE);
+  auto multiple = info_value<size_t>(clGetDeviceInfo, device, CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE);
   EXPECT_GE(multiple, 1u);
   EXPECT_LE(multiple, group_size);
-  EXPECT_GE(device_value<size_t>(device, CL_DEVICE_MAX_PARAMETER_SIZE), 1024u);
-  EXPECT_GE(device_value<size_t>(device, CL_DEVICE_PRINTF_BUFFER_SIZE), 1024u * 1024u);
-  EXPECT_TRUE(device_value<cl_device_exec_capabilities>(device, CL_DEVICE_EXECUTION_CAPABILITIES) & CL_EXEC_KERNEL);
-  auto resolution = device_value<size_t>(device, CL_DEVICE_PROFILING_TIMER_RESOLUTION);
+  EXPECT_GE(info_value<size_t>(clGetDeviceInfo, device, CL_DEVICE_MAX_PARAMETER_SIZE), 1024u);
+  EXPECT_GE(info_value<size_t>(clGetDeviceInfo, device, CL_DEVICE_PRINTF_BUFFER_SIZE), 1024u * 1024u);
+  EXPECT_TRUE(info_value<cl_device_exec_capabilities>(clGetDeviceInfo, device, CL_DEVICE_EXECUTION_CAPABILITIES) &
+              CL_EXEC_KERNEL);
+  auto resolution = info_value<size_t>(clGetDeviceInfo, device, CL_DEVICE_PROFILING_TIMER_RESOLUTION);
   EXPECT_GE(resolution, 1u);
 
-  auto sub_groups = device_value<cl_uint>(device, CL_DEVICE_MAX_NUM_SUB_GROUPS);
+  auto sub_groups = info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_MAX_NUM_SUB_GROUPS);
   if (sub_groups == 0) {
-    EXPECT_EQ(device_value<cl_bool>(device, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS), CL_FALSE);
+    EXPECT_EQ(info_value<cl_bool>(clGetDeviceInfo, device, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS), CL_FALSE);
   }
 }
 
 DEVICE_TEST(MemoryMeetsFullProfileMinimums) {
-  auto global = device_value<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE);
-  auto max_alloc = device_value<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+  auto global = info_value<cl_ulong>(clGetDeviceInfo, device, CL_DEVICE_GLOBAL_MEM_SIZE);
+  auto max_alloc = info_value<cl_ulong>(clGetDeviceInfo, device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
   EXPECT_GT(global, 0u);
   EXPECT_LE(max_alloc, global);
   // OpenCL 3.0: max(min(1 GiB, global / 4), 32 MiB); earlier full profiles: max(global / 4, 128 MiB).
   EXPECT_GE(max_alloc, std::max<cl_ulong>(std::min<cl_ulong>(1ull << 30, global / 4), 32ull << 20));
   EXPECT_GE(max_alloc, std::min<cl_ulong>(global, std::max<cl_ulong>(global / 4, 128ull << 20)));
-  EXPECT_GE(device_value<cl_ulong>(device, CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE), 64u * 1024u);
-  EXPECT_GE(device_value<cl_uint>(device, CL_DEVICE_MAX_CONSTANT_ARGS), 8u);
-  EXPECT_GE(device_value<cl_ulong>(device, CL_DEVICE_LOCAL_MEM_SIZE), 32u * 1024u);
-  auto local_type = device_value<cl_device_local_mem_type>(device, CL_DEVICE_LOCAL_MEM_TYPE);
+  EXPECT_GE(info_value<cl_ulong>(clGetDeviceInfo, device, CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE), 64u * 1024u);
+  EXPECT_GE(info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_MAX_CONSTANT_ARGS), 8u);
+  EXPECT_GE(info_value<cl_ulong>(clGetDeviceInfo, device, CL_DEVICE_LOCAL_MEM_SIZE), 32u * 1024u);
+  auto local_type = info_value<cl_device_local_mem_type>(clGetDeviceInfo, device, CL_DEVICE_LOCAL_MEM_TYPE);
   EXPECT_TRUE(local_type == CL_LOCAL || local_type == CL_GLOBAL);
 
-  auto base_align_bits = device_value<cl_uint>(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN);
+  auto base_align_bits = info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_MEM_BASE_ADDR_ALIGN);
   EXPECT_GE(base_align_bits, 16u * 8u * 8u) << "long16, in bits";
   EXPECT_TRUE(std::has_single_bit(base_align_bits));
-  EXPECT_GE(device_value<cl_uint>(device, CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE), 16u * 8u) << "long16, in bytes";
+  EXPECT_GE(info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE), 16u * 8u)
+      << "long16, in bytes";
 
-  auto cache = device_value<cl_device_mem_cache_type>(device, CL_DEVICE_GLOBAL_MEM_CACHE_TYPE);
+  auto cache = info_value<cl_device_mem_cache_type>(clGetDeviceInfo, device, CL_DEVICE_GLOBAL_MEM_CACHE_TYPE);
   EXPECT_TRUE(cache == CL_NONE || cache == CL_READ_ONLY_CACHE || cache == CL_READ_WRITE_CACHE);
   if (cache != CL_NONE) {
-    EXPECT_GT(device_value<cl_uint>(device, CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE), 0u);
+    EXPECT_GT(info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE), 0u);
   }
 
-  auto bits = device_value<cl_uint>(device, CL_DEVICE_ADDRESS_BITS);
+  auto bits = info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_ADDRESS_BITS);
   EXPECT_TRUE(bits == 32 || bits == 64);
-  if (device_value<cl_device_type>(device, CL_DEVICE_TYPE) == CL_DEVICE_TYPE_CPU) {
+  if (info_value<cl_device_type>(clGetDeviceInfo, device, CL_DEVICE_TYPE) == CL_DEVICE_TYPE_CPU) {
     EXPECT_EQ(bits, sizeof(void*) * 8);
-    EXPECT_EQ(device_value<cl_bool>(device, CL_DEVICE_HOST_UNIFIED_MEMORY), CL_TRUE);
-    EXPECT_EQ(device_value<cl_bool>(device, CL_DEVICE_ENDIAN_LITTLE) == CL_TRUE,
+    EXPECT_EQ(info_value<cl_bool>(clGetDeviceInfo, device, CL_DEVICE_HOST_UNIFIED_MEMORY), CL_TRUE);
+    EXPECT_EQ(info_value<cl_bool>(clGetDeviceInfo, device, CL_DEVICE_ENDIAN_LITTLE) == CL_TRUE,
               std::endian::native == std::endian::little);
   }
   // Without program scope global variables both sizes are 0.
-  if (device_value<size_t>(device, CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE) != 0) {
-    EXPECT_GE(device_value<size_t>(device, CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE), 64u * 1024u);
+  if (info_value<size_t>(clGetDeviceInfo, device, CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE) != 0) {
+    EXPECT_GE(info_value<size_t>(clGetDeviceInfo, device, CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE), 64u * 1024u);
   }
-  auto svm = device_value<cl_device_svm_capabilities>(device, CL_DEVICE_SVM_CAPABILITIES);
+  auto svm = info_value<cl_device_svm_capabilities>(clGetDeviceInfo, device, CL_DEVICE_SVM_CAPABILITIES);
   EXPECT_EQ(svm & ~cl_device_svm_capabilities{CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
                                               CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS},
             0u);
 }
 
 DEVICE_TEST(FloatingPointAndVectorWidthsAgree) {
-  auto single = device_value<cl_device_fp_config>(device, CL_DEVICE_SINGLE_FP_CONFIG);
+  auto single = info_value<cl_device_fp_config>(clGetDeviceInfo, device, CL_DEVICE_SINGLE_FP_CONFIG);
   EXPECT_EQ(single & (CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN), CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN);
   for (cl_device_info width : {CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR, CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT,
                                CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG,
                                CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR,
                                CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT, CL_DEVICE_NATIVE_VECTOR_WIDTH_INT,
                                CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT}) {
-    EXPECT_GE(device_value<cl_uint>(device, width), 1u) << width;
+    EXPECT_GE(info_value<cl_uint>(clGetDeviceInfo, device, width), 1u) << width;
   }
-  bool fp64 = device_value<cl_device_fp_config>(device, CL_DEVICE_DOUBLE_FP_CONFIG) != 0;
+  bool fp64 = info_value<cl_device_fp_config>(clGetDeviceInfo, device, CL_DEVICE_DOUBLE_FP_CONFIG) != 0;
   EXPECT_EQ(fp64, has_extension(device, "cl_khr_fp64"));
-  EXPECT_EQ(fp64, device_value<cl_uint>(device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE) != 0);
-  EXPECT_EQ(fp64, device_value<cl_uint>(device, CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE) != 0);
+  EXPECT_EQ(fp64, info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE) != 0);
+  EXPECT_EQ(fp64, info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE) != 0);
   bool fp16 = has_extension(device, "cl_khr_fp16");
-  EXPECT_EQ(fp16, device_value<cl_device_fp_config>(device, CL_DEVICE_HALF_FP_CONFIG) != 0);
-  EXPECT_EQ(fp16, device_value<cl_uint>(device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF) != 0);
-  EXPECT_EQ(fp16, device_value<cl_uint>(device, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF) != 0);
+  EXPECT_EQ(fp16, info_value<cl_device_fp_config>(clGetDeviceInfo, device, CL_DEVICE_HALF_FP_CONFIG) != 0);
+  EXPECT_EQ(fp16, info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF) != 0);
+  EXPECT_EQ(fp16, info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF) != 0);
 }
 
 DEVICE_TEST(OptionalFeaturesReportZeroLimitsWhenAbsent) {
-  if (!device_value<cl_bool>(device, CL_DEVICE_IMAGE_SUPPORT)) {
+  if (!info_value<cl_bool>(clGetDeviceInfo, device, CL_DEVICE_IMAGE_SUPPORT)) {
     for (cl_device_info limit : {CL_DEVICE_MAX_READ_IMAGE_ARGS, CL_DEVICE_MAX_WRITE_IMAGE_ARGS,
                                  CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS, CL_DEVICE_MAX_SAMPLERS,
                                  CL_DEVICE_IMAGE_PITCH_ALIGNMENT, CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT}) {
-      EXPECT_EQ(device_value<cl_uint>(device, limit), 0u) << limit;
+      EXPECT_EQ(info_value<cl_uint>(clGetDeviceInfo, device, limit), 0u) << limit;
     }
     for (cl_device_info limit : {CL_DEVICE_IMAGE2D_MAX_WIDTH, CL_DEVICE_IMAGE2D_MAX_HEIGHT,
                                  CL_DEVICE_IMAGE3D_MAX_WIDTH, CL_DEVICE_IMAGE3D_MAX_HEIGHT, CL_DEVICE_IMAGE3D_MAX_DEPTH,
                                  CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, CL_DEVICE_IMAGE_MAX_ARRAY_SIZE}) {
-      EXPECT_EQ(device_value<size_t>(device, limit), 0u) << limit;
+      EXPECT_EQ(info_value<size_t>(clGetDeviceInfo, device, limit), 0u) << limit;
     }
   } else {
-    EXPECT_GE(device_value<size_t>(device, CL_DEVICE_IMAGE2D_MAX_WIDTH), 16384u);
-    EXPECT_GE(device_value<cl_uint>(device, CL_DEVICE_MAX_READ_IMAGE_ARGS), 128u);
-    EXPECT_GE(device_value<cl_uint>(device, CL_DEVICE_MAX_SAMPLERS), 16u);
+    EXPECT_GE(info_value<size_t>(clGetDeviceInfo, device, CL_DEVICE_IMAGE2D_MAX_WIDTH), 16384u);
+    EXPECT_GE(info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_MAX_READ_IMAGE_ARGS), 128u);
+    EXPECT_GE(info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_MAX_SAMPLERS), 16u);
   }
 
-  bool generic = device_value<cl_bool>(device, CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT);
-  if (device_value<cl_bool>(device, CL_DEVICE_PIPE_SUPPORT)) {
+  bool generic = info_value<cl_bool>(clGetDeviceInfo, device, CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT);
+  if (info_value<cl_bool>(clGetDeviceInfo, device, CL_DEVICE_PIPE_SUPPORT)) {
     EXPECT_TRUE(generic);
-    EXPECT_GE(device_value<cl_uint>(device, CL_DEVICE_MAX_PIPE_ARGS), 16u);
-    EXPECT_GE(device_value<cl_uint>(device, CL_DEVICE_PIPE_MAX_PACKET_SIZE), 1024u);
+    EXPECT_GE(info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_MAX_PIPE_ARGS), 16u);
+    EXPECT_GE(info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_PIPE_MAX_PACKET_SIZE), 1024u);
   } else {
-    EXPECT_EQ(device_value<cl_uint>(device, CL_DEVICE_MAX_PIPE_ARGS), 0u);
-    EXPECT_EQ(device_value<cl_uint>(device, CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS), 0u);
-    EXPECT_EQ(device_value<cl_uint>(device, CL_DEVICE_PIPE_MAX_PACKET_SIZE), 0u);
+    EXPECT_EQ(info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_MAX_PIPE_ARGS), 0u);
+    EXPECT_EQ(info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS), 0u);
+    EXPECT_EQ(info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_PIPE_MAX_PACKET_SIZE), 0u);
   }
 
-  auto enqueue = device_value<cl_device_device_enqueue_capabilities>(device, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES);
+  auto enqueue =
+      info_value<cl_device_device_enqueue_capabilities>(clGetDeviceInfo, device, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES);
   if (enqueue & CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT) {
     EXPECT_TRUE(enqueue & CL_DEVICE_QUEUE_SUPPORTED);
   }
   if (enqueue & CL_DEVICE_QUEUE_SUPPORTED) {
     EXPECT_TRUE(generic);
   } else {
-    EXPECT_EQ(device_value<cl_command_queue_properties>(device, CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES), 0u);
+    EXPECT_EQ(info_value<cl_command_queue_properties>(clGetDeviceInfo, device, CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES),
+              0u);
     for (cl_device_info limit : {CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE, CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE,
                                  CL_DEVICE_MAX_ON_DEVICE_QUEUES, CL_DEVICE_MAX_ON_DEVICE_EVENTS}) {
-      EXPECT_EQ(device_value<cl_uint>(device, limit), 0u) << limit;
+      EXPECT_EQ(info_value<cl_uint>(clGetDeviceInfo, device, limit), 0u) << limit;
     }
   }
 
-  auto compiler = device_value<cl_bool>(device, CL_DEVICE_COMPILER_AVAILABLE);
+  auto compiler = info_value<cl_bool>(clGetDeviceInfo, device, CL_DEVICE_COMPILER_AVAILABLE);
   if (compiler) {
-    EXPECT_EQ(device_value<cl_bool>(device, CL_DEVICE_LINKER_AVAILABLE), CL_TRUE);
+    EXPECT_EQ(info_value<cl_bool>(clGetDeviceInfo, device, CL_DEVICE_LINKER_AVAILABLE), CL_TRUE);
   }
 }
 
 DEVICE_TEST(QueuesAndAtomicsMeetTheMandatedMinimums) {
-  auto host_queues = device_value<cl_command_queue_properties>(device, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES);
+  auto host_queues =
+      info_value<cl_command_queue_properties>(clGetDeviceInfo, device, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES);
   EXPECT_TRUE(host_queues & CL_QUEUE_PROFILING_ENABLE);
   EXPECT_EQ(host_queues & ~cl_command_queue_properties{CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE},
             0u);
-  EXPECT_EQ(device_value<cl_command_queue_properties>(device, CL_DEVICE_QUEUE_PROPERTIES), host_queues);
+  EXPECT_EQ(info_value<cl_command_queue_properties>(clGetDeviceInfo, device, CL_DEVICE_QUEUE_PROPERTIES), host_queues);
 
-  auto memory = device_value<cl_device_atomic_capabilities>(device, CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES);
+  auto memory =
+      info_value<cl_device_atomic_capabilities>(clGetDeviceInfo, device, CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES);
   cl_device_atomic_capabilities memory_minimum = CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
   EXPECT_EQ(memory & memory_minimum, memory_minimum);
-  auto fence = device_value<cl_device_atomic_capabilities>(device, CL_DEVICE_ATOMIC_FENCE_CAPABILITIES);
+  auto fence = info_value<cl_device_atomic_capabilities>(clGetDeviceInfo, device, CL_DEVICE_ATOMIC_FENCE_CAPABILITIES);
   cl_device_atomic_capabilities fence_minimum =
       CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
   EXPECT_EQ(fence & fence_minimum, fence_minimum);
@@ -375,17 +381,17 @@ DEVICE_TEST(QueuesAndAtomicsMeetTheMandatedMinimums) {
 }
 
 DEVICE_TEST(RootDevicesAreNotPartitioned) {
-  EXPECT_EQ(device_value<cl_device_id>(device, CL_DEVICE_PARENT_DEVICE), nullptr);
-  EXPECT_EQ(device_value<cl_uint>(device, CL_DEVICE_REFERENCE_COUNT), 1u);
-  auto max_sub_devices = device_value<cl_uint>(device, CL_DEVICE_PARTITION_MAX_SUB_DEVICES);
-  EXPECT_LE(max_sub_devices, device_value<cl_uint>(device, CL_DEVICE_MAX_COMPUTE_UNITS));
+  EXPECT_EQ(info_value<cl_device_id>(clGetDeviceInfo, device, CL_DEVICE_PARENT_DEVICE), nullptr);
+  EXPECT_EQ(info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_REFERENCE_COUNT), 1u);
+  auto max_sub_devices = info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_PARTITION_MAX_SUB_DEVICES);
+  EXPECT_LE(max_sub_devices, info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_MAX_COMPUTE_UNITS));
   auto schemes = device_array<cl_device_partition_property>(device, CL_DEVICE_PARTITION_PROPERTIES);
   ASSERT_FALSE(schemes.empty());
   bool partitionable = schemes.front() != 0;
   EXPECT_EQ(partitionable, max_sub_devices > 1);
   if (!partitionable) {
     EXPECT_EQ(schemes.size(), 1u) << "a value of 0 and nothing else";
-    EXPECT_EQ(device_value<cl_device_affinity_domain>(device, CL_DEVICE_PARTITION_AFFINITY_DOMAIN), 0u);
+    EXPECT_EQ(info_value<cl_device_affinity_domain>(clGetDeviceInfo, device, CL_DEVICE_PARTITION_AFFINITY_DOMAIN), 0u);
   }
   // A root device has no partition type: no value, or a single 0.
   auto type = device_array<cl_device_partition_property>(device, CL_DEVICE_PARTITION_TYPE);

@@ -31,8 +31,7 @@ TEST(EventCallback, FiresOncePerStatusInOrder) {
     for (const auto& entry : log.entries()) EXPECT_EQ(entry.event, gated);
     ASSERT_EQ(clWaitForEvents(1, &gated), CL_SUCCESS);
     EXPECT_EQ(log.entries().size(), 3u) << "each callback fires exactly once";
-    EXPECT_EQ(clReleaseEvent(gated), CL_SUCCESS);
-    EXPECT_EQ(clReleaseEvent(gate), CL_SUCCESS);
+    release_all({gated, gate});
   }
 }
 
@@ -45,8 +44,7 @@ TEST(EventCallback, SeveralCallbacksPerStatusAllFire) {
   ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
   ASSERT_TRUE(log.wait_for(4));
   EXPECT_EQ(log.tags(), (std::vector<int>{0, 1, 2, 3})) << "one status's callbacks fire in registration order";
-  EXPECT_EQ(clReleaseEvent(gated), CL_SUCCESS);
-  EXPECT_EQ(clReleaseEvent(gate), CL_SUCCESS);
+  release_all({gated, gate});
 }
 
 TEST(EventCallback, LateRegistrationFiresImmediately) {
@@ -98,8 +96,7 @@ TEST(EventCallback, ErrorStatusReachesEveryCallback) {
   // Registered after the failure: fires at once with the error.
   log.watch(gated, CL_RUNNING, 9);
   EXPECT_EQ(log.entries().back().status, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-  EXPECT_EQ(clReleaseEvent(gated), CL_SUCCESS);
-  EXPECT_EQ(clReleaseEvent(gate), CL_SUCCESS);
+  release_all({gated, gate});
 }
 
 TEST(EventCallback, BadArguments) {

@@ -8,15 +8,6 @@ using namespace cucl_test;
 
 namespace {
 
-template <class T>
-T event_value(cl_event event, cl_event_info param) {
-  T value{};
-  size_t size = 0;
-  EXPECT_EQ(clGetEventInfo(event, param, sizeof value, &value, &size), CL_SUCCESS) << "param 0x" << std::hex << param;
-  EXPECT_EQ(size, sizeof value);
-  return value;
-}
-
 cl_int profiling(cl_event event, cl_profiling_info param, cl_ulong* value) {
   return clGetEventProfilingInfo(event, param, sizeof *value, value, nullptr);
 }
@@ -80,8 +71,7 @@ TEST(WaitForEvents, FailedEventIsReported) {
   EXPECT_EQ(clWaitForEvents(1, &ok), CL_SUCCESS);
   EXPECT_EQ(clWaitForEvents(2, both), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
   EXPECT_EQ(clWaitForEvents(1, &failed), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-  EXPECT_EQ(clReleaseEvent(ok), CL_SUCCESS);
-  EXPECT_EQ(clReleaseEvent(failed), CL_SUCCESS);
+  release_all({ok, failed});
 }
 
 TEST(WaitForEvents, BlocksUntilAnotherThreadCompletesTheEvent) {
@@ -93,13 +83,12 @@ TEST(WaitForEvents, BlocksUntilAnotherThreadCompletesTheEvent) {
     EXPECT_EQ(clWaitForEvents(1, &gated), CL_SUCCESS);
     returned = true;
   });
-  EXPECT_EQ(status_of(gated), CL_QUEUED);
+  EXPECT_EQ(event_status(gated), CL_QUEUED);
   EXPECT_FALSE(returned.load()) << "returned while its event could not have completed";
   ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
   waiter.join();
-  EXPECT_EQ(status_of(gated), CL_COMPLETE);
-  EXPECT_EQ(clReleaseEvent(gated), CL_SUCCESS);
-  EXPECT_EQ(clReleaseEvent(gate), CL_SUCCESS);
+  EXPECT_EQ(event_status(gated), CL_COMPLETE);
+  release_all({gated, gate});
 }
 
 TEST(EventInfo, CommandEventsReportTheirOrigin) {
@@ -107,19 +96,19 @@ TEST(EventInfo, CommandEventsReportTheirOrigin) {
   cl_event mark = marker(env.queue);
   cl_event bar = barrier(env.queue);
   ASSERT_EQ(clWaitForEvents(1, &bar), CL_SUCCESS);
-  EXPECT_EQ(event_value<cl_command_queue>(mark, CL_EVENT_COMMAND_QUEUE), env.queue);
-  EXPECT_EQ(event_value<cl_context>(mark, CL_EVENT_CONTEXT), env.context);
-  EXPECT_EQ(event_value<cl_command_type>(mark, CL_EVENT_COMMAND_TYPE), cl_command_type{CL_COMMAND_MARKER});
-  EXPECT_EQ(event_value<cl_command_type>(bar, CL_EVENT_COMMAND_TYPE), cl_command_type{CL_COMMAND_BARRIER});
-  EXPECT_EQ(event_value<cl_int>(mark, CL_EVENT_COMMAND_EXECUTION_STATUS), CL_COMPLETE);
-  EXPECT_EQ(event_value<cl_uint>(mark, CL_EVENT_REFERENCE_COUNT), 1u);
+  EXPECT_EQ(info_value<cl_command_queue>(clGetEventInfo, mark, CL_EVENT_COMMAND_QUEUE), env.queue);
+  EXPECT_EQ(info_value<cl_context>(clGetEventInfo, mark, CL_EVENT_CONTEXT), env.context);
+  EXPECT_EQ(event_type(mark), cl_command_type{CL_COMMAND_MARKER});
+  EXPECT_EQ(event_type(bar), cl_command_type{CL_COMMAND_BARRIER});
+  EXPECT_EQ(info_value<cl_int>(clGetEventInfo, mark, CL_EVENT_COMMAND_EXECUTION_STATUS), CL_COMPLETE);
+  EXPECT_EQ(info_value<cl_uint>(clGetEventInfo, mark, CL_EVENT_REFERENCE_COUNT), 1u);
   EXPECT_EQ(clRetainEvent(mark), CL_SUCCESS);
-  EXPECT_EQ(event_value<cl_uint>(mark, CL_EVENT_REFERENCE_COUNT), 2u);
+  EXPECT_EQ(info_value<cl_uint>(clGetEventInfo, mark, CL_EVENT_REFERENCE_COUNT), 2u);
   EXPECT_EQ(clReleaseEvent(mark), CL_SUCCESS);
-  EXPECT_EQ(event_value<cl_uint>(mark, CL_EVENT_REFERENCE_COUNT), 1u);
+  EXPECT_EQ(info_value<cl_uint>(clGetEventInfo, mark, CL_EVENT_REFERENCE_COUNT), 1u);
   cl_event legacy = nullptr;
   ASSERT_EQ(clEnqueueMarker(env.queue, &legacy), CL_SUCCESS);
-  EXPECT_EQ(event_value<cl_command_type>(legacy, CL_EVENT_COMMAND_TYPE), cl_command_type{CL_COMMAND_MARKER});
+  EXPECT_EQ(event_type(legacy), cl_command_type{CL_COMMAND_MARKER});
   for (cl_event event : {mark, bar, legacy}) EXPECT_EQ(clReleaseEvent(event), CL_SUCCESS);
 }
 
@@ -127,12 +116,9 @@ TEST(EventInfo, StatusOfAGatedCommandIsQueued) {
   Env env;
   cl_event gate = user_event(env.context);
   cl_event gated = marker(env.queue, {gate});
-  EXPECT_EQ(status_of(gated), CL_QUEUED);
-  ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
-  ASSERT_EQ(clWaitForEvents(1, &gated), CL_SUCCESS);
-  EXPECT_EQ(status_of(gated), CL_COMPLETE);
-  EXPECT_EQ(clReleaseEvent(gated), CL_SUCCESS);
-  EXPECT_EQ(clReleaseEvent(gate), CL_SUCCESS);
+  ASSERT_NO_FATAL_FAILURE(expect_held_back_by(gate, gated));
+  EXPECT_EQ(event_status(gated), CL_COMPLETE);
+  release_all({gated, gate});
 }
 
 TEST(EventInfo, BadParamSmallBufferAndBadHandles) {
@@ -202,8 +188,7 @@ TEST(Profiling, SubmitComesAfterTheDependencyIsMet) {
   ASSERT_EQ(profiling(gated, CL_PROFILING_COMMAND_SUBMIT, &submit), CL_SUCCESS);
   EXPECT_LE(queued, before_gate) << "queued when enqueued";
   EXPECT_GE(submit, before_gate) << "submitted only once the gate was open";
-  EXPECT_EQ(clReleaseEvent(gated), CL_SUCCESS);
-  EXPECT_EQ(clReleaseEvent(gate), CL_SUCCESS);
+  release_all({gated, gate});
 }
 
 TEST(Profiling, NotAvailableWithoutProfilingForUserAndIncompleteEvents) {
@@ -223,8 +208,7 @@ TEST(Profiling, NotAvailableWithoutProfilingForUserAndIncompleteEvents) {
   ASSERT_EQ(clWaitForEvents(1, &gated), CL_SUCCESS);
   cl_ulong value = 0;
   EXPECT_EQ(profiling(gated, CL_PROFILING_COMMAND_END, &value), CL_SUCCESS);
-  EXPECT_EQ(clReleaseEvent(gated), CL_SUCCESS);
-  EXPECT_EQ(clReleaseEvent(gate), CL_SUCCESS);
+  release_all({gated, gate});
 }
 
 TEST(Profiling, NotAvailableForFailedCommands) {
@@ -234,8 +218,7 @@ TEST(Profiling, NotAvailableForFailedCommands) {
   ASSERT_EQ(clSetUserEventStatus(gate, -3), CL_SUCCESS);
   EXPECT_EQ(clWaitForEvents(1, &failed), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
   expect_no_profiling(failed);
-  EXPECT_EQ(clReleaseEvent(failed), CL_SUCCESS);
-  EXPECT_EQ(clReleaseEvent(gate), CL_SUCCESS);
+  release_all({failed, gate});
 }
 
 TEST(Profiling, BadParamAndSmallBuffer) {
@@ -256,13 +239,13 @@ TEST(Profiling, BadParamAndSmallBuffer) {
 TEST(UserEvent, StartsSubmittedWithNoQueue) {
   Env env;
   cl_event event = user_event(env.context);
-  EXPECT_EQ(event_value<cl_int>(event, CL_EVENT_COMMAND_EXECUTION_STATUS), CL_SUBMITTED);
-  EXPECT_EQ(event_value<cl_command_type>(event, CL_EVENT_COMMAND_TYPE), cl_command_type{CL_COMMAND_USER});
-  EXPECT_EQ(event_value<cl_command_queue>(event, CL_EVENT_COMMAND_QUEUE), nullptr);
-  EXPECT_EQ(event_value<cl_context>(event, CL_EVENT_CONTEXT), env.context);
-  EXPECT_EQ(event_value<cl_uint>(event, CL_EVENT_REFERENCE_COUNT), 1u);
+  EXPECT_EQ(info_value<cl_int>(clGetEventInfo, event, CL_EVENT_COMMAND_EXECUTION_STATUS), CL_SUBMITTED);
+  EXPECT_EQ(event_type(event), cl_command_type{CL_COMMAND_USER});
+  EXPECT_EQ(info_value<cl_command_queue>(clGetEventInfo, event, CL_EVENT_COMMAND_QUEUE), nullptr);
+  EXPECT_EQ(info_value<cl_context>(clGetEventInfo, event, CL_EVENT_CONTEXT), env.context);
+  EXPECT_EQ(info_value<cl_uint>(clGetEventInfo, event, CL_EVENT_REFERENCE_COUNT), 1u);
   ASSERT_EQ(clSetUserEventStatus(event, CL_COMPLETE), CL_SUCCESS);
-  EXPECT_EQ(status_of(event), CL_COMPLETE);
+  EXPECT_EQ(event_status(event), CL_COMPLETE);
   EXPECT_EQ(clReleaseEvent(event), CL_SUCCESS);
 }
 
@@ -271,10 +254,10 @@ TEST(UserEvent, StatusCanBeSetOnce) {
   for (cl_int first : {CL_COMPLETE, -1, -1000}) {
     cl_event event = user_event(env.context);
     ASSERT_EQ(clSetUserEventStatus(event, first), CL_SUCCESS);
-    EXPECT_EQ(status_of(event), first);
+    EXPECT_EQ(event_status(event), first);
     EXPECT_EQ(clSetUserEventStatus(event, CL_COMPLETE), CL_INVALID_OPERATION);
     EXPECT_EQ(clSetUserEventStatus(event, -2), CL_INVALID_OPERATION);
-    EXPECT_EQ(status_of(event), first);
+    EXPECT_EQ(event_status(event), first);
     EXPECT_EQ(clReleaseEvent(event), CL_SUCCESS);
   }
 }
@@ -285,7 +268,7 @@ TEST(UserEvent, PositiveStatusIsInvalid) {
   for (cl_int status : {CL_SUBMITTED, CL_RUNNING, CL_QUEUED, 1, 42}) {
     EXPECT_EQ(clSetUserEventStatus(event, status), CL_INVALID_VALUE) << status;
   }
-  EXPECT_EQ(status_of(event), CL_SUBMITTED) << "a rejected call changes nothing";
+  EXPECT_EQ(event_status(event), CL_SUBMITTED) << "a rejected call changes nothing";
   EXPECT_EQ(clSetUserEventStatus(event, CL_COMPLETE), CL_SUCCESS);
   EXPECT_EQ(clReleaseEvent(event), CL_SUCCESS);
 }
@@ -318,7 +301,7 @@ TEST(UserEvent, RacingSettersHaveOneWinner) {
     for (auto& thread : threads) thread.join();
     EXPECT_EQ(winners.load(), 1);
     EXPECT_EQ(losers.load(), 3);
-    EXPECT_LE(status_of(event), CL_COMPLETE);
+    EXPECT_LE(event_status(event), CL_COMPLETE);
     EXPECT_EQ(clReleaseEvent(event), CL_SUCCESS);
   }
 }

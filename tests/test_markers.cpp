@@ -7,8 +7,6 @@ using namespace cucl_test;
 
 namespace {
 
-constexpr cl_command_queue_properties kOoo = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
-
 // A user event that is already complete: a dependency that never holds anything back.
 cl_event done_event(cl_context context) {
   cl_event event = user_event(context);
@@ -16,8 +14,13 @@ cl_event done_event(cl_context context) {
   return event;
 }
 
-void release_all(std::initializer_list<cl_event> events) {
-  for (cl_event event : events) EXPECT_EQ(clReleaseEvent(event), CL_SUCCESS);
+// Enqueues a marker whose own wait list is already complete and checks that it still waits
+// for `gate`: something enqueued before it (a barrier) holds it back until the gate opens.
+void expect_later_marker_waits_for(const Env& env, cl_event gate) {
+  cl_event ready = done_event(env.context);
+  cl_event later = marker(env.queue, {ready});
+  ASSERT_NO_FATAL_FAILURE(expect_held_back_by(gate, later, "commands after a barrier wait for it"));
+  release_all({ready, later});
 }
 
 }  // namespace
@@ -33,11 +36,11 @@ TEST(Marker, EmptyWaitListWaitsForEveryEarlierCommand) {
     if (bits & kOoo) {
       ASSERT_EQ(clWaitForEvents(1, &a), CL_SUCCESS);
     }
-    EXPECT_EQ(status_of(all), CL_QUEUED) << "b is still held back";
+    EXPECT_EQ(event_status(all), CL_QUEUED) << "b is still held back";
     ASSERT_EQ(clSetUserEventStatus(gate_b, CL_COMPLETE), CL_SUCCESS);
     ASSERT_EQ(clWaitForEvents(1, &all), CL_SUCCESS);
-    EXPECT_EQ(status_of(a), CL_COMPLETE);
-    EXPECT_EQ(status_of(b), CL_COMPLETE);
+    EXPECT_EQ(event_status(a), CL_COMPLETE);
+    EXPECT_EQ(event_status(b), CL_COMPLETE);
     release_all({gate_a, gate_b, a, b, all});
   }
 }
@@ -49,7 +52,7 @@ TEST(Marker, WaitListOnOutOfOrderQueueWaitsOnlyForTheList) {
   cl_event ready = done_event(env.context);
   cl_event listed = marker(env.queue, {ready});
   ASSERT_EQ(clWaitForEvents(1, &listed), CL_SUCCESS);
-  EXPECT_EQ(status_of(held), CL_QUEUED) << "the marker did not need the held command";
+  EXPECT_EQ(event_status(held), CL_QUEUED) << "the marker did not need the held command";
   ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
   ASSERT_EQ(clFinish(env.queue), CL_SUCCESS);
   release_all({gate, held, ready, listed});
@@ -61,10 +64,8 @@ TEST(Marker, WaitListOnInOrderQueueStillFollowsEarlierCommands) {
   cl_event held = marker(env.queue, {gate});
   cl_event ready = done_event(env.context);
   cl_event listed = marker(env.queue, {ready});
-  EXPECT_EQ(status_of(listed), CL_QUEUED) << "an in-order queue never reorders";
-  ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
-  ASSERT_EQ(clWaitForEvents(1, &listed), CL_SUCCESS);
-  EXPECT_EQ(status_of(held), CL_COMPLETE);
+  ASSERT_NO_FATAL_FAILURE(expect_held_back_by(gate, listed, "an in-order queue never reorders"));
+  EXPECT_EQ(event_status(held), CL_COMPLETE);
   release_all({gate, held, ready, listed});
 }
 
@@ -77,12 +78,12 @@ TEST(Barrier, EmptyWaitListHoldsBackLaterCommands) {
   cl_event later = marker(env.queue, {ready});
   cl_event later_without_list = nullptr;
   ASSERT_EQ(clEnqueueMarkerWithWaitList(env.queue, 1, &ready, &later_without_list), CL_SUCCESS);
-  EXPECT_EQ(status_of(fence), CL_QUEUED);
-  EXPECT_EQ(status_of(later), CL_QUEUED) << "commands after a barrier wait for it";
-  EXPECT_EQ(status_of(later_without_list), CL_QUEUED);
+  EXPECT_EQ(event_status(fence), CL_QUEUED);
+  EXPECT_EQ(event_status(later), CL_QUEUED) << "commands after a barrier wait for it";
+  EXPECT_EQ(event_status(later_without_list), CL_QUEUED);
   ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
   ASSERT_EQ(clFinish(env.queue), CL_SUCCESS);
-  for (cl_event event : {held, fence, later, later_without_list}) EXPECT_EQ(status_of(event), CL_COMPLETE);
+  for (cl_event event : {held, fence, later, later_without_list}) EXPECT_EQ(event_status(event), CL_COMPLETE);
   release_all({gate, held, fence, ready, later, later_without_list});
 }
 
@@ -92,16 +93,12 @@ TEST(Barrier, WaitListWaitsForTheListAndHoldsBackLaterCommands) {
   cl_event unrelated = marker(env.queue, {unrelated_gate});
   cl_event gate = user_event(env.context);
   cl_event fence = barrier(env.queue, {gate});
-  cl_event ready = done_event(env.context);
-  cl_event later = marker(env.queue, {ready});
-  EXPECT_EQ(status_of(later), CL_QUEUED);
-  ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
-  ASSERT_EQ(clWaitForEvents(1, &later), CL_SUCCESS);
-  EXPECT_EQ(status_of(fence), CL_COMPLETE);
-  EXPECT_EQ(status_of(unrelated), CL_QUEUED) << "the barrier waited only for its list";
+  ASSERT_NO_FATAL_FAILURE(expect_later_marker_waits_for(env, gate));
+  EXPECT_EQ(event_status(fence), CL_COMPLETE);
+  EXPECT_EQ(event_status(unrelated), CL_QUEUED) << "the barrier waited only for its list";
   ASSERT_EQ(clSetUserEventStatus(unrelated_gate, CL_COMPLETE), CL_SUCCESS);
   ASSERT_EQ(clFinish(env.queue), CL_SUCCESS);
-  release_all({unrelated_gate, unrelated, gate, fence, ready, later});
+  release_all({unrelated_gate, unrelated, gate, fence});
 }
 
 TEST(Barrier, BarriersChain) {
@@ -110,14 +107,11 @@ TEST(Barrier, BarriersChain) {
   cl_event first = barrier(env.queue, {gate});
   cl_event ready = done_event(env.context);
   cl_event second = barrier(env.queue, {ready});  // its own list is ready, but the first barrier is not
-  cl_event after = marker(env.queue, {ready});
-  EXPECT_EQ(status_of(second), CL_QUEUED);
-  EXPECT_EQ(status_of(after), CL_QUEUED);
-  ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
-  ASSERT_EQ(clWaitForEvents(1, &after), CL_SUCCESS);
-  EXPECT_EQ(status_of(first), CL_COMPLETE);
-  EXPECT_EQ(status_of(second), CL_COMPLETE);
-  release_all({gate, first, ready, second, after});
+  EXPECT_EQ(event_status(second), CL_QUEUED);
+  ASSERT_NO_FATAL_FAILURE(expect_later_marker_waits_for(env, gate));
+  EXPECT_EQ(event_status(first), CL_COMPLETE);
+  EXPECT_EQ(event_status(second), CL_COMPLETE);
+  release_all({gate, first, ready, second});
 }
 
 TEST(Legacy, EnqueueMarkerWaitsForEverythingEarlier) {
@@ -126,10 +120,8 @@ TEST(Legacy, EnqueueMarkerWaitsForEverythingEarlier) {
   cl_event held = marker(env.queue, {gate});
   cl_event legacy = nullptr;
   ASSERT_EQ(clEnqueueMarker(env.queue, &legacy), CL_SUCCESS);
-  EXPECT_EQ(status_of(legacy), CL_QUEUED);
-  ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
-  ASSERT_EQ(clWaitForEvents(1, &legacy), CL_SUCCESS);
-  EXPECT_EQ(status_of(held), CL_COMPLETE);
+  ASSERT_NO_FATAL_FAILURE(expect_held_back_by(gate, legacy));
+  EXPECT_EQ(event_status(held), CL_COMPLETE);
   EXPECT_EQ(clEnqueueMarker(env.queue, nullptr), CL_INVALID_VALUE);
   release_all({gate, held, legacy});
 }
@@ -139,25 +131,17 @@ TEST(Legacy, EnqueueBarrierHoldsBackLaterCommands) {
   cl_event gate = user_event(env.context);
   cl_event held = marker(env.queue, {gate});
   ASSERT_EQ(clEnqueueBarrier(env.queue), CL_SUCCESS);
-  cl_event ready = done_event(env.context);
-  cl_event later = marker(env.queue, {ready});
-  EXPECT_EQ(status_of(later), CL_QUEUED);
-  ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
-  ASSERT_EQ(clWaitForEvents(1, &later), CL_SUCCESS);
-  EXPECT_EQ(status_of(held), CL_COMPLETE);
-  release_all({gate, held, ready, later});
+  ASSERT_NO_FATAL_FAILURE(expect_later_marker_waits_for(env, gate));
+  EXPECT_EQ(event_status(held), CL_COMPLETE);
+  release_all({gate, held});
 }
 
 TEST(Legacy, EnqueueWaitForEventsHoldsBackLaterCommands) {
   Env env(host_device(), kOoo);
   cl_event gate = user_event(env.context);
   ASSERT_EQ(clEnqueueWaitForEvents(env.queue, 1, &gate), CL_SUCCESS);
-  cl_event ready = done_event(env.context);
-  cl_event later = marker(env.queue, {ready});
-  EXPECT_EQ(status_of(later), CL_QUEUED);
-  ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
-  ASSERT_EQ(clWaitForEvents(1, &later), CL_SUCCESS);
-  release_all({gate, ready, later});
+  ASSERT_NO_FATAL_FAILURE(expect_later_marker_waits_for(env, gate));
+  EXPECT_EQ(clReleaseEvent(gate), CL_SUCCESS);
 }
 
 TEST(Legacy, EnqueueWaitForEventsErrors) {
@@ -206,10 +190,8 @@ TEST(WaitList, EventsOfAnotherQueueOfTheContext) {
   cl_event gate = user_event(env.context);
   cl_event there = marker(second, {gate});
   cl_event here = marker(env.queue, {there});
-  EXPECT_EQ(status_of(here), CL_QUEUED);
-  ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
-  ASSERT_EQ(clWaitForEvents(1, &here), CL_SUCCESS);
-  EXPECT_EQ(status_of(there), CL_COMPLETE);
+  ASSERT_NO_FATAL_FAILURE(expect_held_back_by(gate, here));
+  EXPECT_EQ(event_status(there), CL_COMPLETE);
   release_all({gate, there, here});
   EXPECT_EQ(clReleaseCommandQueue(second), CL_SUCCESS);
 }
@@ -228,11 +210,11 @@ TEST(ErrorPropagation, FailedUserEventFailsTheChain) {
     ASSERT_EQ(clSetUserEventStatus(gate, -5), CL_SUCCESS);
     EXPECT_EQ(clWaitForEvents(1, &fence), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
     for (cl_event event : {failed_marker, dependent, fence}) {
-      EXPECT_EQ(status_of(event), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+      EXPECT_EQ(event_status(event), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
     }
     ASSERT_TRUE(log.wait_for(3));
     for (const auto& entry : log.entries()) EXPECT_EQ(entry.status, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-    EXPECT_EQ(status_of(gate), -5);
+    EXPECT_EQ(event_status(gate), -5);
     // The queue itself keeps working for commands that do not depend on the failure.
     cl_event afterwards = marker(env.queue);
     EXPECT_EQ(clWaitForEvents(1, &afterwards), CL_SUCCESS);
@@ -245,10 +227,10 @@ TEST(ErrorPropagation, OneFailedDependencyAmongManyFailsTheCommand) {
   cl_event ok = user_event(env.context), bad = user_event(env.context);
   cl_event both = marker(env.queue, {ok, bad});
   ASSERT_EQ(clSetUserEventStatus(ok, CL_COMPLETE), CL_SUCCESS);
-  EXPECT_EQ(status_of(both), CL_QUEUED);
+  EXPECT_EQ(event_status(both), CL_QUEUED);
   ASSERT_EQ(clSetUserEventStatus(bad, -1), CL_SUCCESS);
   EXPECT_EQ(clWaitForEvents(1, &both), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-  EXPECT_EQ(status_of(both), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  EXPECT_EQ(event_status(both), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
   release_all({ok, bad, both});
 }
 
@@ -262,12 +244,12 @@ TEST(ErrorPropagation, QueueOrderAloneDoesNotPropagate) {
     cl_event failed = marker(env.queue, {gate});
     cl_event after_marker = marker(env.queue);
     cl_event after_barrier = barrier(env.queue);
-    EXPECT_EQ(status_of(after_marker), CL_QUEUED);
+    EXPECT_EQ(event_status(after_marker), CL_QUEUED);
     ASSERT_EQ(clSetUserEventStatus(gate, -5), CL_SUCCESS);
     EXPECT_EQ(clWaitForEvents(1, &after_barrier), CL_SUCCESS);
-    EXPECT_EQ(status_of(failed), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-    EXPECT_EQ(status_of(after_marker), CL_COMPLETE);
-    EXPECT_EQ(status_of(after_barrier), CL_COMPLETE);
+    EXPECT_EQ(event_status(failed), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    EXPECT_EQ(event_status(after_marker), CL_COMPLETE);
+    EXPECT_EQ(event_status(after_barrier), CL_COMPLETE);
     release_all({gate, failed, after_marker, after_barrier});
   }
 }
@@ -292,8 +274,8 @@ TEST(ErrorPropagation, LongChainsFailWithoutExhaustingTheStack) {
     }
     ASSERT_EQ(clSetUserEventStatus(gate, -2), CL_SUCCESS);
     // The whole chain has failed when the call that failed its root returns.
-    EXPECT_EQ(status_of(first), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-    EXPECT_EQ(status_of(previous), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    EXPECT_EQ(event_status(first), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    EXPECT_EQ(event_status(previous), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
     EXPECT_EQ(clFinish(env.queue), CL_SUCCESS);
     release_all({gate, first, previous});
   }

@@ -171,7 +171,7 @@ TEST(Devices, DeviceTypesSelectDevices) {
   cl_device_id default_device = nullptr;
   ASSERT_EQ(clGetDeviceIDs(platform, CL_DEVICE_TYPE_DEFAULT, 1, &default_device, nullptr), CL_SUCCESS);
   EXPECT_NE(std::find(all.begin(), all.end(), default_device), all.end());
-  EXPECT_NE(device_value<cl_device_type>(default_device, CL_DEVICE_TYPE) & ~CL_DEVICE_TYPE_DEFAULT, 0u);
+  EXPECT_NE(info_value<cl_device_type>(clGetDeviceInfo, default_device, CL_DEVICE_TYPE) & ~CL_DEVICE_TYPE_DEFAULT, 0u);
 
   // Each device is listed under its own type, and the per-type lists add up to ALL.
   size_t listed = 0;
@@ -182,7 +182,8 @@ TEST(Devices, DeviceTypesSelectDevices) {
     ASSERT_EQ(status, CL_SUCCESS);
     std::vector<cl_device_id> devices(n);
     ASSERT_EQ(clGetDeviceIDs(platform, type, n, devices.data(), nullptr), CL_SUCCESS);
-    for (cl_device_id device : devices) EXPECT_EQ(device_value<cl_device_type>(device, CL_DEVICE_TYPE), type);
+    for (cl_device_id device : devices)
+      EXPECT_EQ(info_value<cl_device_type>(clGetDeviceInfo, device, CL_DEVICE_TYPE), type);
     listed += n;
   }
   EXPECT_EQ(listed, all.size());
@@ -223,11 +224,11 @@ TEST(Devices, GetDeviceIdsErrors) {
 TEST(Devices, RetainAndReleaseOfRootDevicesKeepTheCount) {
   cl_device_id device = host_device();
   EXPECT_EQ(clRetainDevice(device), CL_SUCCESS);
-  EXPECT_EQ(device_value<cl_uint>(device, CL_DEVICE_REFERENCE_COUNT), 1u);
+  EXPECT_EQ(info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_REFERENCE_COUNT), 1u);
   EXPECT_EQ(clReleaseDevice(device), CL_SUCCESS);
   EXPECT_EQ(clReleaseDevice(device), CL_SUCCESS);
   EXPECT_EQ(clRetainDevice(device), CL_SUCCESS);
-  EXPECT_EQ(device_value<cl_uint>(device, CL_DEVICE_REFERENCE_COUNT), 1u);
+  EXPECT_EQ(info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_REFERENCE_COUNT), 1u);
   cl_device_id wrong = device_as_wrong_kind(cucl_platform());
   EXPECT_EQ(clRetainDevice(wrong), CL_INVALID_DEVICE);
   EXPECT_EQ(clReleaseDevice(wrong), CL_INVALID_DEVICE);
@@ -241,7 +242,7 @@ TEST(Devices, SubDevicesAreRefusedWhereNoSchemeIsSupported) {
     ASSERT_EQ(clGetDeviceInfo(device, CL_DEVICE_PARTITION_PROPERTIES, size, schemes.data(), nullptr), CL_SUCCESS);
     if (!schemes.empty() && schemes[0] != 0) continue;  // partitionable: not this test's subject
 
-    cl_uint units = device_value<cl_uint>(device, CL_DEVICE_MAX_COMPUTE_UNITS);
+    cl_uint units = info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_MAX_COMPUTE_UNITS);
     const cl_device_partition_property equally[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
     const cl_device_partition_property by_counts[] = {CL_DEVICE_PARTITION_BY_COUNTS, 1,
                                                       CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0};
@@ -274,7 +275,7 @@ TEST(Timers, DeviceAndHostTimersAreOrderedAndChecked) {
     EXPECT_LE(host_time, host_after);
     EXPECT_LE(host_after, host_later);
     EXPECT_LE(device_time, device_later);
-    if (device_value<cl_device_type>(device, CL_DEVICE_TYPE) == CL_DEVICE_TYPE_CPU) {
+    if (info_value<cl_device_type>(clGetDeviceInfo, device, CL_DEVICE_TYPE) == CL_DEVICE_TYPE_CPU) {
       // The host device's clock is the host clock, read just before the host timestamp.
       EXPECT_LE(host_before, device_time);
       EXPECT_LE(device_time, host_time);

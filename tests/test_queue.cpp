@@ -9,16 +9,6 @@ using namespace cucl_test;
 
 namespace {
 
-template <class T>
-T queue_value(cl_command_queue queue, cl_command_queue_info param) {
-  T value{};
-  size_t size = 0;
-  EXPECT_EQ(clGetCommandQueueInfo(queue, param, sizeof value, &value, &size), CL_SUCCESS) << "param 0x" << std::hex
-                                                                                          << param;
-  EXPECT_EQ(size, sizeof value);
-  return value;
-}
-
 std::vector<cl_queue_properties> properties_array(cl_command_queue queue) {
   size_t size = 1;
   EXPECT_EQ(clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES_ARRAY, 0, nullptr, &size), CL_SUCCESS);
@@ -30,24 +20,16 @@ std::vector<cl_queue_properties> properties_array(cl_command_queue queue) {
   return array;
 }
 
-cl_int create_error(cl_context context, cl_device_id device, std::vector<cl_queue_properties> properties) {
-  cl_int error = CL_SUCCESS;
-  cl_command_queue queue =
-      clCreateCommandQueueWithProperties(context, device, properties.empty() ? nullptr : properties.data(), &error);
-  EXPECT_EQ(queue, nullptr);
-  if (queue) clReleaseCommandQueue(queue);
-  return error;
+// The errors each creation call reports for these arguments (and that it returns no queue).
+cl_int queue_error(cl_context context, cl_device_id device, std::vector<cl_queue_properties> properties) {
+  const cl_queue_properties* list = properties.empty() ? nullptr : properties.data();
+  return create_error([&](cl_int* error) { return clCreateCommandQueueWithProperties(context, device, list, error); });
 }
 
 cl_int legacy_error(cl_context context, cl_device_id device, cl_command_queue_properties properties) {
-  cl_int error = CL_SUCCESS;
-  cl_command_queue queue = clCreateCommandQueue(context, device, properties, &error);
-  EXPECT_EQ(queue, nullptr);
-  if (queue) clReleaseCommandQueue(queue);
-  return error;
+  return create_error([&](cl_int* error) { return clCreateCommandQueue(context, device, properties, error); });
 }
 
-constexpr cl_command_queue_properties kOoo = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
 constexpr cl_command_queue_properties kProfiling = CL_QUEUE_PROFILING_ENABLE;
 
 }  // namespace
@@ -57,10 +39,10 @@ TEST(Queue, LegacyCreateTakesEveryHostPropertyCombination) {
   for (cl_command_queue_properties bits : {cl_command_queue_properties{0}, kOoo, kProfiling, kOoo | kProfiling}) {
     cl_command_queue queue = make_queue(env.context, env.device, bits);
     ASSERT_NE(queue, nullptr);
-    EXPECT_EQ(queue_value<cl_command_queue_properties>(queue, CL_QUEUE_PROPERTIES), bits);
-    EXPECT_EQ(queue_value<cl_context>(queue, CL_QUEUE_CONTEXT), env.context);
-    EXPECT_EQ(queue_value<cl_device_id>(queue, CL_QUEUE_DEVICE), env.device);
-    EXPECT_EQ(queue_value<cl_uint>(queue, CL_QUEUE_REFERENCE_COUNT), 1u);
+    EXPECT_EQ(info_value<cl_command_queue_properties>(clGetCommandQueueInfo, queue, CL_QUEUE_PROPERTIES), bits);
+    EXPECT_EQ(info_value<cl_context>(clGetCommandQueueInfo, queue, CL_QUEUE_CONTEXT), env.context);
+    EXPECT_EQ(info_value<cl_device_id>(clGetCommandQueueInfo, queue, CL_QUEUE_DEVICE), env.device);
+    EXPECT_EQ(info_value<cl_uint>(clGetCommandQueueInfo, queue, CL_QUEUE_REFERENCE_COUNT), 1u);
     EXPECT_TRUE(properties_array(queue).empty()) << "clCreateCommandQueue queues report no property array";
     EXPECT_EQ(clReleaseCommandQueue(queue), CL_SUCCESS);
   }
@@ -80,35 +62,39 @@ TEST(Queue, WithPropertiesReportsTheArrayAsGiven) {
     cl_command_queue queue = clCreateCommandQueueWithProperties(env.context, env.device, given.data(), &error);
     ASSERT_EQ(error, CL_SUCCESS);
     EXPECT_EQ(properties_array(queue), given);
-    EXPECT_EQ(queue_value<cl_command_queue_properties>(queue, CL_QUEUE_PROPERTIES), given.size() > 1 ? given[1] : 0);
+    EXPECT_EQ(info_value<cl_command_queue_properties>(clGetCommandQueueInfo, queue, CL_QUEUE_PROPERTIES),
+              given.size() > 1 ? given[1] : 0);
     EXPECT_EQ(clReleaseCommandQueue(queue), CL_SUCCESS);
   }
   cl_int error = 1;
   cl_command_queue queue = clCreateCommandQueueWithProperties(env.context, env.device, nullptr, &error);
   ASSERT_EQ(error, CL_SUCCESS);
   EXPECT_TRUE(properties_array(queue).empty()) << "NULL properties give size 0";
-  EXPECT_EQ(queue_value<cl_command_queue_properties>(queue, CL_QUEUE_PROPERTIES), 0u);
+  EXPECT_EQ(info_value<cl_command_queue_properties>(clGetCommandQueueInfo, queue, CL_QUEUE_PROPERTIES), 0u);
   EXPECT_EQ(clReleaseCommandQueue(queue), CL_SUCCESS);
 }
 
 TEST(Queue, DeviceReportsNoDeviceSideQueues) {
   // What the property checks below rely on; the device must not claim otherwise.
   cl_device_id device = host_device();
-  EXPECT_EQ(device_value<cl_command_queue_properties>(device, CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES), 0u);
-  EXPECT_EQ(device_value<cl_device_device_enqueue_capabilities>(device, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES), 0u);
-  EXPECT_EQ(device_value<cl_command_queue_properties>(device, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES), kOoo | kProfiling);
+  EXPECT_EQ(info_value<cl_command_queue_properties>(clGetDeviceInfo, device, CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES), 0u);
+  EXPECT_EQ(
+      info_value<cl_device_device_enqueue_capabilities>(clGetDeviceInfo, device, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES),
+      0u);
+  EXPECT_EQ(info_value<cl_command_queue_properties>(clGetDeviceInfo, device, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES),
+            kOoo | kProfiling);
 }
 
 TEST(Queue, DeviceQueuePropertiesAreUnsupported) {
   Env env;
   // Valid combinations the device cannot do.
-  EXPECT_EQ(create_error(env.context, env.device, {CL_QUEUE_PROPERTIES, CL_QUEUE_ON_DEVICE | kOoo, 0}),
+  EXPECT_EQ(queue_error(env.context, env.device, {CL_QUEUE_PROPERTIES, CL_QUEUE_ON_DEVICE | kOoo, 0}),
             CL_INVALID_QUEUE_PROPERTIES);
-  EXPECT_EQ(create_error(env.context, env.device,
-                         {CL_QUEUE_PROPERTIES, CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT | kOoo, 0}),
+  EXPECT_EQ(queue_error(env.context, env.device,
+                        {CL_QUEUE_PROPERTIES, CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT | kOoo, 0}),
             CL_INVALID_QUEUE_PROPERTIES);
-  EXPECT_EQ(create_error(env.context, env.device,
-                         {CL_QUEUE_PROPERTIES, CL_QUEUE_ON_DEVICE | kOoo | kProfiling, CL_QUEUE_SIZE, 1024, 0}),
+  EXPECT_EQ(queue_error(env.context, env.device,
+                        {CL_QUEUE_PROPERTIES, CL_QUEUE_ON_DEVICE | kOoo | kProfiling, CL_QUEUE_SIZE, 1024, 0}),
             CL_INVALID_QUEUE_PROPERTIES);
 }
 
@@ -127,7 +113,7 @@ TEST(Queue, InvalidPropertyCombinationsAreInvalidValues) {
       {CL_QUEUE_PROPERTIES, kOoo, CL_QUEUE_PROPERTIES, kOoo, 0},                   // duplicate
   };
   for (const auto& properties : cases) {
-    EXPECT_EQ(create_error(env.context, env.device, properties), CL_INVALID_VALUE)
+    EXPECT_EQ(queue_error(env.context, env.device, properties), CL_INVALID_VALUE)
         << "properties 0x" << std::hex << properties[0] << " 0x" << properties[1];
   }
 }
@@ -145,18 +131,18 @@ TEST(Queue, InvalidContextOrDevice) {
   cl_event event = user_event(env.context);
   for (cl_context bad : {cl_context{nullptr}, reinterpret_cast<cl_context>(env.queue),
                          reinterpret_cast<cl_context>(event)}) {
-    EXPECT_EQ(create_error(bad, env.device, {}), CL_INVALID_CONTEXT);
+    EXPECT_EQ(queue_error(bad, env.device, {}), CL_INVALID_CONTEXT);
     EXPECT_EQ(legacy_error(bad, env.device, 0), CL_INVALID_CONTEXT);
   }
   for (cl_device_id bad : {cl_device_id{nullptr}, reinterpret_cast<cl_device_id>(env.context),
                            reinterpret_cast<cl_device_id>(cucl_platform())}) {
-    EXPECT_EQ(create_error(env.context, bad, {}), CL_INVALID_DEVICE);
+    EXPECT_EQ(queue_error(env.context, bad, {}), CL_INVALID_DEVICE);
     EXPECT_EQ(legacy_error(env.context, bad, 0), CL_INVALID_DEVICE);
   }
   // A valid device that is not in the context (where the machine has more than one).
   for (cl_device_id other : cucl_devices()) {
     if (other == env.device) continue;
-    EXPECT_EQ(create_error(env.context, other, {}), CL_INVALID_DEVICE);
+    EXPECT_EQ(queue_error(env.context, other, {}), CL_INVALID_DEVICE);
     EXPECT_EQ(legacy_error(env.context, other, 0), CL_INVALID_DEVICE);
   }
   EXPECT_EQ(clSetUserEventStatus(event, CL_COMPLETE), CL_SUCCESS);
@@ -169,7 +155,7 @@ TEST(QueueInfo, DeviceQueueOnlyQueries) {
   // CL_QUEUE_SIZE is defined only for device queues.
   EXPECT_EQ(clGetCommandQueueInfo(env.queue, CL_QUEUE_SIZE, sizeof size, &size, nullptr), CL_INVALID_COMMAND_QUEUE);
   // No device queue exists, so there is no default one.
-  EXPECT_EQ(queue_value<cl_command_queue>(env.queue, CL_QUEUE_DEVICE_DEFAULT), nullptr);
+  EXPECT_EQ(info_value<cl_command_queue>(clGetCommandQueueInfo, env.queue, CL_QUEUE_DEVICE_DEFAULT), nullptr);
 }
 
 TEST(QueueInfo, BadParamAndSmallBuffer) {
@@ -217,7 +203,7 @@ TEST(Queue, FlushAndFinishOnIdleAndBusyQueues) {
     EXPECT_EQ(clFinish(env.queue), CL_SUCCESS);
     // clFinish returns only once every earlier command is complete.
     for (cl_event event : events) {
-      EXPECT_EQ(status_of(event), CL_COMPLETE);
+      EXPECT_EQ(event_status(event), CL_COMPLETE);
       EXPECT_EQ(clReleaseEvent(event), CL_SUCCESS);
     }
   }
@@ -233,14 +219,13 @@ TEST(Queue, FinishWaitsForCommandsGatedByUserEvents) {
     finished = true;
   });
   // clFinish cannot return while the gate is open; the status proves the command waited.
-  EXPECT_EQ(status_of(gated), CL_QUEUED);
+  EXPECT_EQ(event_status(gated), CL_QUEUED);
   EXPECT_FALSE(finished.load());
   ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
   finisher.join();
   EXPECT_TRUE(finished.load());
-  EXPECT_EQ(status_of(gated), CL_COMPLETE);
-  EXPECT_EQ(clReleaseEvent(gated), CL_SUCCESS);
-  EXPECT_EQ(clReleaseEvent(gate), CL_SUCCESS);
+  EXPECT_EQ(event_status(gated), CL_COMPLETE);
+  release_all({gated, gate});
 }
 
 TEST(QueueHandle, ReleasedNullAndWrongTypeAreInvalid) {

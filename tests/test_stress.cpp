@@ -12,7 +12,6 @@ using namespace cucl_test;
 
 namespace {
 
-constexpr cl_command_queue_properties kOoo = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
 constexpr int kThreads = 8;
 constexpr int kRounds = 200;
 constexpr int kInts = 256;
@@ -71,19 +70,18 @@ void one_round(Shared& shared, int t, int round) {
 
   shared.sync.arrive_and_wait();  // nobody enqueues on the gates any more
   EXPECT_EQ(clSetUserEventStatus(mine, mine_fails ? -1 - t : CL_COMPLETE), CL_SUCCESS);
-  EXPECT_EQ(clReleaseEvent(mine), CL_SUCCESS);
-  EXPECT_EQ(clReleaseEvent(a), CL_SUCCESS);
+  release_all({mine, a});
 
   cl_event all[] = {a, b, c, d, write, read, e};
   cl_int wait_result = clWaitForEvents(7, all);
   EXPECT_EQ(wait_result, mine_fails || neighbour_fails ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS);
-  EXPECT_EQ(status_of(a), expected(mine_fails));
-  EXPECT_EQ(status_of(b), expected(neighbour_fails));
-  EXPECT_EQ(status_of(c), expected(mine_fails || neighbour_fails));
-  EXPECT_EQ(status_of(d), CL_COMPLETE);
-  EXPECT_EQ(status_of(write), expected(mine_fails));
-  EXPECT_EQ(status_of(read), expected(mine_fails));
-  EXPECT_EQ(status_of(e), CL_COMPLETE);
+  EXPECT_EQ(event_status(a), expected(mine_fails));
+  EXPECT_EQ(event_status(b), expected(neighbour_fails));
+  EXPECT_EQ(event_status(c), expected(mine_fails || neighbour_fails));
+  EXPECT_EQ(event_status(d), CL_COMPLETE);
+  EXPECT_EQ(event_status(write), expected(mine_fails));
+  EXPECT_EQ(event_status(read), expected(mine_fails));
+  EXPECT_EQ(event_status(e), CL_COMPLETE);
   if (!mine_fails) {
     EXPECT_EQ(result, source) << "thread " << t << " round " << round;
   }

@@ -10,22 +10,19 @@ namespace {
 
 constexpr size_t kSize = 4096;
 
-class SubBuffer : public ::testing::Test {
- protected:
-  Env env;
-  size_t align = base_align(env.device);
-};
+class SubBuffer : public BufferFixture {};
 
 TEST_F(SubBuffer, QueriesDescribeTheRegion) {
   Mem parent = make_buffer(env.context, CL_MEM_READ_WRITE, kSize);
   Mem sub = make_sub_buffer(parent, CL_MEM_READ_ONLY, align, 2 * align);
-  EXPECT_EQ(mem_info<cl_mem_object_type>(sub, CL_MEM_TYPE), cl_mem_object_type(CL_MEM_OBJECT_BUFFER));
-  EXPECT_EQ(mem_info<size_t>(sub, CL_MEM_SIZE), 2 * align);
-  EXPECT_EQ(mem_info<size_t>(sub, CL_MEM_OFFSET), align);
-  EXPECT_EQ(mem_info<cl_mem>(sub, CL_MEM_ASSOCIATED_MEMOBJECT), parent.get());
-  EXPECT_EQ(mem_info<cl_context>(sub, CL_MEM_CONTEXT), env.context);
-  EXPECT_EQ(mem_info<cl_mem_flags>(sub, CL_MEM_FLAGS), cl_mem_flags(CL_MEM_READ_ONLY));
-  EXPECT_EQ(mem_info<void*>(sub, CL_MEM_HOST_PTR), nullptr);
+  EXPECT_EQ(info_value<cl_mem_object_type>(clGetMemObjectInfo, sub, CL_MEM_TYPE),
+            cl_mem_object_type(CL_MEM_OBJECT_BUFFER));
+  EXPECT_EQ(info_value<size_t>(clGetMemObjectInfo, sub, CL_MEM_SIZE), 2 * align);
+  EXPECT_EQ(info_value<size_t>(clGetMemObjectInfo, sub, CL_MEM_OFFSET), align);
+  EXPECT_EQ(info_value<cl_mem>(clGetMemObjectInfo, sub, CL_MEM_ASSOCIATED_MEMOBJECT), parent.get());
+  EXPECT_EQ(info_value<cl_context>(clGetMemObjectInfo, sub, CL_MEM_CONTEXT), env.context);
+  EXPECT_EQ(info_value<cl_mem_flags>(clGetMemObjectInfo, sub, CL_MEM_FLAGS), cl_mem_flags(CL_MEM_READ_ONLY));
+  EXPECT_EQ(info_value<void*>(clGetMemObjectInfo, sub, CL_MEM_HOST_PTR), nullptr);
   size_t size = 99;
   EXPECT_EQ(clGetMemObjectInfo(sub, CL_MEM_PROPERTIES, 0, nullptr, &size), CL_SUCCESS);
   EXPECT_EQ(size, 0u);
@@ -34,10 +31,10 @@ TEST_F(SubBuffer, QueriesDescribeTheRegion) {
 TEST_F(SubBuffer, InheritsWhatItDoesNotSay) {
   Mem parent = make_buffer(env.context, CL_MEM_READ_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_ALLOC_HOST_PTR, kSize);
   Mem plain = make_sub_buffer(parent, 0, 0, align);
-  EXPECT_EQ(mem_info<cl_mem_flags>(plain, CL_MEM_FLAGS),
+  EXPECT_EQ(info_value<cl_mem_flags>(clGetMemObjectInfo, plain, CL_MEM_FLAGS),
             cl_mem_flags(CL_MEM_READ_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_ALLOC_HOST_PTR));
   Mem narrowed = make_sub_buffer(parent, CL_MEM_HOST_NO_ACCESS, 0, align);
-  EXPECT_EQ(mem_info<cl_mem_flags>(narrowed, CL_MEM_FLAGS),
+  EXPECT_EQ(info_value<cl_mem_flags>(clGetMemObjectInfo, narrowed, CL_MEM_FLAGS),
             cl_mem_flags(CL_MEM_READ_ONLY | CL_MEM_HOST_NO_ACCESS | CL_MEM_ALLOC_HOST_PTR));
 }
 
@@ -45,8 +42,9 @@ TEST_F(SubBuffer, UseHostPtrReportsPointerPlusOrigin) {
   std::vector<uint8_t> host = pattern(kSize, 2);
   Mem parent = make_buffer(env.context, CL_MEM_USE_HOST_PTR, kSize, host.data());
   Mem sub = make_sub_buffer(parent, CL_MEM_WRITE_ONLY, 2 * align, align);
-  EXPECT_EQ(mem_info<void*>(sub, CL_MEM_HOST_PTR), host.data() + 2 * align);
-  EXPECT_EQ(mem_info<cl_mem_flags>(sub, CL_MEM_FLAGS), cl_mem_flags(CL_MEM_WRITE_ONLY | CL_MEM_USE_HOST_PTR));
+  EXPECT_EQ(info_value<void*>(clGetMemObjectInfo, sub, CL_MEM_HOST_PTR), host.data() + 2 * align);
+  EXPECT_EQ(info_value<cl_mem_flags>(clGetMemObjectInfo, sub, CL_MEM_FLAGS),
+            cl_mem_flags(CL_MEM_WRITE_ONLY | CL_MEM_USE_HOST_PTR));
   auto data = pattern(align, 77);
   ASSERT_EQ(clEnqueueWriteBuffer(env.queue, sub, CL_TRUE, 0, align, data.data(), 0, nullptr, nullptr), CL_SUCCESS);
   EXPECT_EQ(0, std::memcmp(host.data() + 2 * align, data.data(), align));
@@ -103,7 +101,7 @@ TEST_F(SubBuffer, RegionErrors) {
   EXPECT_EQ(sub_buffer_error(parent, 0, 1, align), CL_MISALIGNED_SUB_BUFFER_OFFSET);
   EXPECT_EQ(sub_buffer_error(parent, 0, align / 2, align), CL_MISALIGNED_SUB_BUFFER_OFFSET);
   Mem whole = make_sub_buffer(parent, 0, 0, kSize);
-  EXPECT_EQ(mem_info<size_t>(whole, CL_MEM_SIZE), kSize);
+  EXPECT_EQ(info_value<size_t>(clGetMemObjectInfo, whole, CL_MEM_SIZE), kSize);
 }
 
 TEST_F(SubBuffer, FlagErrors) {

@@ -11,17 +11,8 @@ namespace unsupported_test {
 
 using buffer_test::make_buffer;
 using buffer_test::Mem;
+using cucl_test::create_error;
 using cucl_test::Env;
-
-// Calls a create-style function with an errcode_ret, checks it made nothing, and returns
-// the error it reported.
-template <class Create>
-cl_int create_error(Create create) {
-  cl_int status = CL_SUCCESS;
-  auto object = create(&status);
-  EXPECT_EQ(object, nullptr);
-  return status;
-}
 
 class Unsupported : public ::testing::Test {
  protected:

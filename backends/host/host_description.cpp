@@ -159,7 +159,7 @@ DeviceDescription describe_host_device(unsigned concurrency) {
   if (has_hardware_fma()) d.single_fp_config |= CL_FP_FMA;
 
   d.profiling_timer_resolution_ns = monotonic_clock_resolution_ns();
-  d.execution_capabilities = CL_EXEC_KERNEL;
+  d.execution_capabilities = CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL;
   d.queue_on_host_properties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
   d.extensions = {{CL_MAKE_VERSION(1, 0, 0), "cl_khr_extended_versioning"}};
   return d;

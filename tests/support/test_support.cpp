@@ -30,20 +30,22 @@ cl_device_id host_device() {
   return devices.empty() ? nullptr : devices[0];
 }
 
-std::string platform_string(cl_platform_id platform, cl_platform_info param) {
+// A NUL-terminated string value of any clGet*Info query.
+template <class Handle, class Param, class Getter>
+static std::string info_string(Getter getter, Handle handle, Param param) {
   size_t size = 0;
-  if (clGetPlatformInfo(platform, param, 0, nullptr, &size) != CL_SUCCESS) return {};
+  if (getter(handle, param, 0, nullptr, &size) != CL_SUCCESS) return {};
   std::string value(size, '\0');
-  clGetPlatformInfo(platform, param, size, value.data(), nullptr);
+  getter(handle, param, size, value.data(), nullptr);
   return value.c_str();
 }
 
+std::string platform_string(cl_platform_id platform, cl_platform_info param) {
+  return info_string(clGetPlatformInfo, platform, param);
+}
+
 std::string device_string(cl_device_id device, cl_device_info param) {
-  size_t size = 0;
-  if (clGetDeviceInfo(device, param, 0, nullptr, &size) != CL_SUCCESS) return {};
-  std::string value(size, '\0');
-  clGetDeviceInfo(device, param, size, value.data(), nullptr);
-  return value.c_str();
+  return info_string(clGetDeviceInfo, device, param);
 }
 
 Env::Env(cl_device_id device_id, cl_command_queue_properties properties) : device(device_id) {
@@ -64,16 +66,16 @@ Env::~Env() {
   }
 }
 
-template <class Handle, class Info, class Getter>
-static cl_uint count_of(Handle handle, Info param, Getter getter) {
-  cl_uint count = 0;
-  EXPECT_EQ(getter(handle, param, sizeof count, &count, nullptr), CL_SUCCESS);
-  return count;
+cl_uint ref_count(cl_context context) {
+  return info_value<cl_uint>(clGetContextInfo, context, CL_CONTEXT_REFERENCE_COUNT);
 }
 
-cl_uint ref_count(cl_context context) { return count_of(context, CL_CONTEXT_REFERENCE_COUNT, clGetContextInfo); }
-cl_uint ref_count(cl_command_queue queue) { return count_of(queue, CL_QUEUE_REFERENCE_COUNT, clGetCommandQueueInfo); }
-cl_uint ref_count(cl_mem memory) { return count_of(memory, CL_MEM_REFERENCE_COUNT, clGetMemObjectInfo); }
-cl_uint ref_count(cl_event event) { return count_of(event, CL_EVENT_REFERENCE_COUNT, clGetEventInfo); }
+cl_uint ref_count(cl_command_queue queue) {
+  return info_value<cl_uint>(clGetCommandQueueInfo, queue, CL_QUEUE_REFERENCE_COUNT);
+}
+
+cl_uint ref_count(cl_mem memory) { return info_value<cl_uint>(clGetMemObjectInfo, memory, CL_MEM_REFERENCE_COUNT); }
+
+cl_uint ref_count(cl_event event) { return info_value<cl_uint>(clGetEventInfo, event, CL_EVENT_REFERENCE_COUNT); }
 
 }  // namespace cucl_test
