@@ -1,0 +1,112 @@
+#include "measurements.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace bench {
+
+const std::array<Metric, kRowCount> kMetrics = {{
+    {"buffer size (bandwidth rows)", "MiB", Better::NotCompared},
+    {"enqueue: 4-byte non-blocking write (N, then clFinish) / N", "us", Better::Lower},
+    {"round trip: 4-byte write + clFinish", "us", Better::Lower},
+    {"clEnqueueCopyBuffer (read+write bytes)", "GB/s", Better::Higher},
+    {"write from pageable host memory (blocking)", "GB/s", Better::Higher},
+    {"read to pageable host memory (blocking)", "GB/s", Better::Higher},
+    {"kernel launch: empty kernel + clFinish", "us", Better::Lower},
+    {"kernel: float4 copy (read+write bytes)", "GB/s", Better::Higher},
+}};
+
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+// The bandwidth buffers: at most the setting, one allocation the device allows, and a
+// quarter of its global memory (two device buffers are live, plus the host's copy).
+std::size_t bandwidth_bytes(cl_device_id device, const Settings& settings) {
+  auto max_alloc = device_value<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+  auto global = device_value<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE);
+  std::uint64_t bytes = std::min<std::uint64_t>({settings.max_buffer_bytes, max_alloc, global / 4});
+  std::uint64_t granule = bytes >= (1u << 20) ? (1u << 20) : 16;  // whole MiB, or float4s
+  return static_cast<std::size_t>(bytes / granule * granule);
+}
+
+double microseconds_per(double seconds, int count) { return seconds * 1e6 / count; }
+double gigabytes_per_second(double bytes, double seconds) { return bytes / seconds / 1e9; }
+
+}  // namespace
+
+Session::Session(cl_device_id device) : device_(device) {
+  cl_int status = CL_SUCCESS;
+  context_.reset(clCreateContext(nullptr, 1, &device, nullptr, nullptr, &status));
+  check(status, "clCreateContext");
+  // An in-order queue without profiling: the plain fast path applications use.
+  queue_.reset(clCreateCommandQueueWithProperties(context_.get(), device, nullptr, &status));
+  check(status, "clCreateCommandQueueWithProperties");
+}
+
+Buffer Session::buffer(std::size_t bytes) const {
+  cl_int status = CL_SUCCESS;
+  Buffer buffer(clCreateBuffer(context_.get(), CL_MEM_READ_WRITE, bytes, nullptr, &status));
+  check(status, "clCreateBuffer");
+  return buffer;
+}
+
+void measure_device(cl_device_id device, const Settings& settings, Cells& cells) {
+  Session session(device);
+  cl_command_queue queue = session.queue();
+
+  // 1. Enqueue throughput: many small non-blocking writes, then one clFinish.
+  Buffer word = session.buffer(sizeof(cl_uint));
+  const cl_uint pattern = 0x5a5a5a5a;
+  double seconds = median_seconds(settings.repetitions, [&] {
+    for (int i = 0; i < settings.enqueue_count; ++i)
+      BENCH_CL(clEnqueueWriteBuffer(queue, word.get(), CL_FALSE, 0, sizeof pattern, &pattern, 0, nullptr, nullptr));
+    BENCH_CL(clFinish(queue));
+  });
+  cells[kEnqueueThroughput].value = microseconds_per(seconds, settings.enqueue_count);
+
+  // 2. Round trip: one small write, then wait for it.
+  seconds = median_seconds(settings.repetitions, [&] {
+    for (int i = 0; i < settings.round_trips; ++i) {
+      BENCH_CL(clEnqueueWriteBuffer(queue, word.get(), CL_FALSE, 0, sizeof pattern, &pattern, 0, nullptr, nullptr));
+      BENCH_CL(clFinish(queue));
+    }
+  });
+  cells[kRoundTrip].value = microseconds_per(seconds, settings.round_trips);
+
+  // 3-5. Bandwidth on large buffers. The host vector is written first so that page
+  // faults are not measured.
+  const std::size_t bytes = bandwidth_bytes(device, settings);
+  cells[kBufferSize].value = static_cast<double>(bytes) / kMiB;
+  std::vector<unsigned char> host(bytes);
+  for (std::size_t i = 0; i < bytes; ++i) host[i] = static_cast<unsigned char>(i * 7);
+  Buffer src = session.buffer(bytes);
+  Buffer dst = session.buffer(bytes);
+  BENCH_CL(clEnqueueWriteBuffer(queue, src.get(), CL_TRUE, 0, bytes, host.data(), 0, nullptr, nullptr));
+  BENCH_CL(clEnqueueWriteBuffer(queue, dst.get(), CL_TRUE, 0, bytes, host.data(), 0, nullptr, nullptr));
+
+  seconds = median_seconds(settings.repetitions, [&] {
+    BENCH_CL(clEnqueueCopyBuffer(queue, src.get(), dst.get(), 0, 0, bytes, 0, nullptr, nullptr));
+    BENCH_CL(clFinish(queue));
+  });
+  cells[kCopyBandwidth].value = gigabytes_per_second(2.0 * bytes, seconds);
+
+  seconds = median_seconds(settings.repetitions, [&] {
+    BENCH_CL(clEnqueueWriteBuffer(queue, src.get(), CL_TRUE, 0, bytes, host.data(), 0, nullptr, nullptr));
+  });
+  cells[kHostWrite].value = gigabytes_per_second(bytes, seconds);
+
+  seconds = median_seconds(settings.repetitions, [&] {
+    BENCH_CL(clEnqueueReadBuffer(queue, dst.get(), CL_TRUE, 0, bytes, host.data(), 0, nullptr, nullptr));
+  });
+  cells[kHostRead].value = gigabytes_per_second(bytes, seconds);
+
+  // 6-7. Kernels, where the device can build OpenCL C.
+  if (!device_value<cl_bool>(device, CL_DEVICE_COMPILER_AVAILABLE)) {
+    cells[kKernelLaunch].note = cells[kKernelCopy].note = "n/a (no compiler)";
+    return;
+  }
+  measure_kernels(session, src.get(), dst.get(), bytes, settings, cells);
+}
+
+}  // namespace bench

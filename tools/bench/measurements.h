@@ -1,0 +1,85 @@
+// The measurements cucl-bench takes on one device, each a plain OpenCL loop timed with
+// std::chrono::steady_clock.
+#pragma once
+
+#include "cl_util.h"
+#include "options.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+enum class Better { Lower, Higher, NotCompared };
+
+struct Metric {
+  const char* name;
+  const char* unit;
+  Better better;
+};
+
+enum Row : std::size_t {
+  kBufferSize,
+  kEnqueueThroughput,
+  kRoundTrip,
+  kCopyBandwidth,
+  kHostWrite,
+  kHostRead,
+  kKernelLaunch,
+  kKernelCopy,
+  kRowCount
+};
+
+extern const std::array<Metric, kRowCount> kMetrics;
+
+// One table cell: a value, or a note saying why there is none.
+struct Cell {
+  std::optional<double> value;
+  std::string note;
+};
+using Cells = std::array<Cell, kRowCount>;
+
+// A context and an in-order queue on one device.
+class Session {
+ public:
+  explicit Session(cl_device_id device);
+  cl_device_id device() const { return device_; }
+  cl_context context() const { return context_.get(); }
+  cl_command_queue queue() const { return queue_.get(); }
+  Buffer buffer(std::size_t bytes) const;
+
+ private:
+  cl_device_id device_;
+  Context context_;
+  Queue queue_;
+};
+
+// Runs `body` once to warm up, then `repetitions` times; returns the median time in seconds.
+template <typename Body>
+double median_seconds(int repetitions, Body&& body) {
+  body();  // warm-up: first-touch page faults, lazy allocations, JIT, caches
+  std::vector<double> times;
+  for (int i = 0; i < repetitions; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    body();
+    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(times.begin(), times.end());
+  std::size_t mid = times.size() / 2;
+  return times.size() % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
+}
+
+// Fills `cells` row by row. Throws ClError on the first failing call; the rows measured
+// before it keep their values.
+void measure_device(cl_device_id device, const Settings& settings, Cells& cells);
+
+// The two kernel rows (needs a compiler; the caller checks CL_DEVICE_COMPILER_AVAILABLE).
+void measure_kernels(const Session& session, cl_mem src, cl_mem dst, std::size_t bytes,
+                     const Settings& settings, Cells& cells);
+
+}  // namespace bench
