@@ -42,21 +42,17 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(const cl_context_pro
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainContext(cl_context context) {
-  return guard([&] { check(lookup<Context>(context)->retain_api(), CL_INVALID_CONTEXT); });
+  return cucl::icd::retain<Context>(context);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseContext(cl_context context) {
-  return guard([&] { check(lookup<Context>(context)->release_api(), CL_INVALID_CONTEXT); });
+  return cucl::icd::release<Context>(context);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param_name,
                                                  size_t param_value_size, void* param_value,
                                                  size_t* param_value_size_ret) {
-  return guard([&] {
-    auto cucl_context = lookup<Context>(context);
-    InfoWriter out(param_value_size, param_value, param_value_size_ret);
-    context_info(*cucl_context, param_name, out);
-  });
+  return cucl::icd::query<Context>(context, param_name, param_value_size, param_value, param_value_size_ret, context_info);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetContextDestructorCallback(cl_context context,

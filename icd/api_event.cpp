@@ -34,29 +34,21 @@ CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_eve
 
 CL_API_ENTRY cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_value_size,
                                                void* param_value, size_t* param_value_size_ret) {
-  return guard([&] {
-    auto cucl_event = lookup<Event>(event);
-    InfoWriter out(param_value_size, param_value, param_value_size_ret);
-    event_info(*cucl_event, param_name, out);
-  });
+  return cucl::icd::query<Event>(event, param_name, param_value_size, param_value, param_value_size_ret, event_info);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name,
                                                         size_t param_value_size, void* param_value,
                                                         size_t* param_value_size_ret) {
-  return guard([&] {
-    auto cucl_event = lookup<Event>(event);
-    InfoWriter out(param_value_size, param_value, param_value_size_ret);
-    event_profiling_info(*cucl_event, param_name, out);
-  });
+  return cucl::icd::query<Event>(event, param_name, param_value_size, param_value, param_value_size_ret, event_profiling_info);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainEvent(cl_event event) {
-  return guard([&] { check(lookup<Event>(event)->retain_api(), CL_INVALID_EVENT); });
+  return cucl::icd::retain<Event>(event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseEvent(cl_event event) {
-  return guard([&] { check(lookup<Event>(event)->release_api(), CL_INVALID_EVENT); });
+  return cucl::icd::release<Event>(event);
 }
 
 CL_API_ENTRY cl_event CL_API_CALL clCreateUserEvent(cl_context context, cl_int* errcode_ret) {

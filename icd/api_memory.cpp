@@ -34,20 +34,16 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainMemObject(cl_mem memobj) {
-  return guard([&] { check(lookup<MemObject>(memobj)->retain_api(), CL_INVALID_MEM_OBJECT); });
+  return cucl::icd::retain<MemObject>(memobj);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj) {
-  return guard([&] { check(lookup<MemObject>(memobj)->release_api(), CL_INVALID_MEM_OBJECT); });
+  return cucl::icd::release<MemObject>(memobj);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_value_size,
                                                    void* param_value, size_t* param_value_size_ret) {
-  return guard([&] {
-    auto memory = lookup<MemObject>(memobj);
-    InfoWriter out(param_value_size, param_value, param_value_size_ret);
-    mem_object_info(*memory, param_name, out);
-  });
+  return cucl::icd::query<MemObject>(memobj, param_name, param_value_size, param_value, param_value_size_ret, mem_object_info);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem memobj,

@@ -99,11 +99,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_devic
 CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
                                                 size_t param_value_size, void* param_value,
                                                 size_t* param_value_size_ret) {
-  return guard([&] {
-    auto cucl_device = lookup<Device>(device);
-    InfoWriter out(param_value_size, param_value, param_value_size_ret);
-    device_info(*cucl_device, param_name, out);
-  });
+  return cucl::icd::query<Device>(device, param_name, param_value_size, param_value, param_value_size_ret, device_info);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clCreateSubDevices(cl_device_id in_device,

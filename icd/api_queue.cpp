@@ -29,23 +29,19 @@ CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context contex
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue command_queue) {
-  return guard([&] { check(lookup<Queue>(command_queue)->retain_api(), CL_INVALID_COMMAND_QUEUE); });
+  return cucl::icd::retain<Queue>(command_queue);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_queue) {
   // Commands are handed to the device as they become ready, so the implicit flush is
   // already done.
-  return guard([&] { check(lookup<Queue>(command_queue)->release_api(), CL_INVALID_COMMAND_QUEUE); });
+  return cucl::icd::release<Queue>(command_queue);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue,
                                                       cl_command_queue_info param_name, size_t param_value_size,
                                                       void* param_value, size_t* param_value_size_ret) {
-  return guard([&] {
-    auto queue = lookup<Queue>(command_queue);
-    InfoWriter out(param_value_size, param_value, param_value_size_ret);
-    queue_info(*queue, param_name, out);
-  });
+  return cucl::icd::query<Queue>(command_queue, param_name, param_value_size, param_value, param_value_size_ret, queue_info);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue command_queue,

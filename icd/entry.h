@@ -8,6 +8,7 @@
 
 #include "platform/error.h"
 #include "platform/handle.h"
+#include "platform/info_writer.h"
 #include "platform/lookup.h"
 
 namespace cucl::icd {
@@ -33,6 +34,27 @@ auto guard_create(cl_int* errcode_ret, Body&& body) noexcept -> decltype(body())
   cl_int code = guard([&] { result = body(); });
   if (errcode_ret) *errcode_ret = code;
   return code == CL_SUCCESS ? result : nullptr;
+}
+
+// clRetain*/clRelease*: a handle whose last API reference is already gone is invalid.
+template <class T>
+cl_int retain(const void* handle) noexcept {
+  return guard([&] { check(lookup<T>(handle)->retain_api(), T::kInvalidHandle); });
+}
+
+template <class T>
+cl_int release(const void* handle) noexcept {
+  return guard([&] { check(lookup<T>(handle)->release_api(), T::kInvalidHandle); });
+}
+
+// clGet*Info: finds the object and lets `answer(object, param, writer)` fill the value.
+template <class T, class Param, class Answer>
+cl_int query(const void* handle, Param param, size_t size, void* value, size_t* size_ret, Answer answer) noexcept {
+  return guard([&] {
+    auto object = lookup<T>(handle);
+    InfoWriter out(size, value, size_ret);
+    answer(*object, param, out);
+  });
 }
 
 }  // namespace cucl::icd
