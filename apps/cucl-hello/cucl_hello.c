@@ -67,6 +67,14 @@ static void release_run(struct DeviceRun* run) {
   free(run->host);
 }
 
+/* Reads a whole buffer into run->host and checks every word against `expected`. */
+static int read_and_verify(struct DeviceRun* run, cl_mem buffer, cl_uint (*expected)(cl_uint), const char* what) {
+  memset(run->host, 0, BYTES);
+  return ok(clEnqueueReadBuffer(run->queue, buffer, CL_TRUE, 0, BYTES, run->host, 0, NULL, NULL),
+            "clEnqueueReadBuffer") &&
+         verify(run->host, expected, what);
+}
+
 static void print_step(const char* step, const char* detail) { printf("    %-6s %-48s ok\n", step, detail); }
 
 /* Copy buffer A -> B (with a profiled event), fill C, read back, map/unmap. */
@@ -114,14 +122,8 @@ static int run_buffer_commands(struct DeviceRun* run) {
   snprintf(detail, sizeof detail, "%.1f MiB of buffer C with 0x%08x", BYTES / kMiB, FILL_PATTERN);
   print_step("fill", detail);
 
-  memset(run->host, 0, BYTES);
-  if (!ok(clEnqueueReadBuffer(run->queue, run->b, CL_TRUE, 0, BYTES, run->host, 0, NULL, NULL),
-          "clEnqueueReadBuffer(B)") ||
-      !verify(run->host, pattern_word, "buffer B after the copy"))
-    return 0;
-  if (!ok(clEnqueueReadBuffer(run->queue, run->c, CL_TRUE, 0, BYTES, run->host, 0, NULL, NULL),
-          "clEnqueueReadBuffer(C)") ||
-      !verify(run->host, fill_word, "buffer C after the fill"))
+  if (!read_and_verify(run, run->b, pattern_word, "buffer B after the copy") ||
+      !read_and_verify(run, run->c, fill_word, "buffer C after the fill"))
     return 0;
   print_step("read", "buffers B and C back; contents verified");
 
@@ -133,10 +135,7 @@ static int run_buffer_commands(struct DeviceRun* run) {
   if (!ok(clEnqueueUnmapMemObject(run->queue, run->b, mapped, 0, NULL, NULL), "clEnqueueUnmapMemObject") ||
       !mapped_ok)
     return 0;
-  if (!ok(clEnqueueReadBuffer(run->queue, run->b, CL_TRUE, 0, BYTES, run->host, 0, NULL, NULL),
-          "clEnqueueReadBuffer(B after unmap)") ||
-      !verify(run->host, inverted_word, "buffer B after writing through the mapping"))
-    return 0;
+  if (!read_and_verify(run, run->b, inverted_word, "buffer B after writing through the mapping")) return 0;
   print_step("map", "buffer B: verified, inverted in place, unmapped");
   return ok(clFinish(run->queue), "clFinish");
 }

@@ -66,22 +66,27 @@ void check(cl_int status, const char* call) {
   throw ClError(std::string(text.substr(0, text.find('('))), status);
 }
 
-std::string platform_string(cl_platform_id platform, cl_platform_info param) {
+namespace {
+
+// A string query of any object kind, without the terminating NUL.
+template <class Handle, class Param, class Getter>
+std::string info_string(Getter getter, Handle handle, Param param) {
   size_t size = 0;
-  BENCH_CL(clGetPlatformInfo(platform, param, 0, nullptr, &size));
+  BENCH_CL(getter(handle, param, 0, nullptr, &size));
   std::string value(size, '\0');
-  BENCH_CL(clGetPlatformInfo(platform, param, size, value.data(), nullptr));
+  BENCH_CL(getter(handle, param, size, value.data(), nullptr));
   value.resize(value.find('\0') == std::string::npos ? value.size() : value.find('\0'));
   return value;
 }
 
+}  // namespace
+
+std::string platform_string(cl_platform_id platform, cl_platform_info param) {
+  return info_string(clGetPlatformInfo, platform, param);
+}
+
 std::string device_string(cl_device_id device, cl_device_info param) {
-  size_t size = 0;
-  BENCH_CL(clGetDeviceInfo(device, param, 0, nullptr, &size));
-  std::string value(size, '\0');
-  BENCH_CL(clGetDeviceInfo(device, param, size, value.data(), nullptr));
-  value.resize(value.find('\0') == std::string::npos ? value.size() : value.find('\0'));
-  return value;
+  return info_string(clGetDeviceInfo, device, param);
 }
 
 std::vector<cl_platform_id> platforms() {
