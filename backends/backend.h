@@ -6,9 +6,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "backends/device_description.h"
+#include "backends/kernel_code.h"
 #include "backends/operations.h"
 
 namespace cucl::backend {
@@ -55,6 +57,12 @@ class Device {
   virtual std::unique_ptr<Stream> create_stream() = 0;
   // The device clock, in nanoseconds, for clGetDeviceAndHostTimer.
   virtual uint64_t device_timer_ns() const = 0;
+
+  // Turns LLVM bitcode made by the front end for description().compiler into device code.
+  virtual CodegenResult generate_code(std::string_view bitcode, const CodegenOptions& options) = 0;
+  // Loads code made by generate_code (possibly in another process, from a program binary
+  // or the cache). Null when the code is not this device's or is damaged.
+  virtual std::unique_ptr<LoadedProgram> load_program(std::string_view native) = 0;
 };
 
 // Every device of every backend present on this machine, host device first.

@@ -110,6 +110,16 @@ struct DeviceDescription {
   size_t profiling_timer_resolution_ns = 1;
   cl_bool available = CL_TRUE;
   cl_bool compiler_available = CL_FALSE;
+  // How the OpenCL C front end compiles for this device. `code_target` names the code
+  // generation target exactly (triple, CPU, features) so binaries and cache entries made
+  // for another target are never loaded.
+  struct CompilerTarget {
+    std::string triple;
+    std::vector<std::string> clang_args;  // target-specific front-end flags
+    std::string code_target;
+    // Changes whenever the compiler could produce different code (cache keys use it).
+    std::string compiler_identity;
+  } compiler;
   cl_bool linker_available = CL_FALSE;
   cl_device_exec_capabilities execution_capabilities = CL_EXEC_KERNEL;
   cl_command_queue_properties queue_on_host_properties =

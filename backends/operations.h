@@ -11,6 +11,8 @@
 #include <variant>
 #include <vector>
 
+#include "backends/kernel_code.h"
+
 namespace cucl::backend {
 
 class Memory;
@@ -70,9 +72,26 @@ struct HostFunction {  // work that runs on a host thread (native kernels, host 
   std::function<void()> run;
 };
 
+// One kernel argument as the device sees it at launch.
+struct KernelArgument {
+  enum class Kind : uint8_t { Bytes, Buffer, Local };
+  Kind kind = Kind::Bytes;
+  uint32_t bytes_offset = 0;  // Bytes: where the value starts in LaunchKernel::bytes
+  uint32_t size = 0;          // Bytes: the value's size; Local: the __local allocation's size
+  Location buffer{};          // Buffer: the memory (null memory and host: a NULL pointer)
+};
+
+struct LaunchKernel {
+  const KernelCode* kernel;
+  NDRange range;
+  std::vector<KernelArgument> arguments;
+  std::vector<std::byte> bytes;  // the by-value arguments, each aligned for its type
+  size_t printf_buffer_size = 0;  // CL_DEVICE_PRINTF_BUFFER_SIZE
+};
+
 }  // namespace op
 
 using Operation = std::variant<op::Nothing, op::Copy, op::CopyRect, op::Fill, op::Map, op::Unmap,
-                               op::Migrate, op::HostFunction>;
+                               op::Migrate, op::HostFunction, op::LaunchKernel>;
 
 }  // namespace cucl::backend

@@ -1,6 +1,7 @@
 // Shared virtual memory. These are the answers until the SVM issue lands:
 // CL_DEVICE_SVM_CAPABILITIES is 0 on every device, so no SVM allocation can exist.
 #include "icd/entry.h"
+#include "platform/kernel.h"
 #include "platform/queue.h"
 
 using namespace cucl;
@@ -58,11 +59,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue command_
   return reject_svm_command(command_queue);
 }
 
-// The kernel comes first in both error lists, and no kernel object can exist yet.
-CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel, cl_uint, const void*) {
-  return CL_INVALID_KERNEL;
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel, cl_kernel_exec_info, size_t, const void*) {
-  return CL_INVALID_KERNEL;
+// No device has SVM, so no pointer can be an SVM pointer.
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint, const void*) {
+  return guard([&] {
+    lookup<Kernel>(kernel);
+    fail(CL_INVALID_OPERATION);
+  });
 }

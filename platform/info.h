@@ -12,6 +12,8 @@ class Context;
 class Queue;
 class MemObject;
 class Event;
+class Program;
+class Kernel;
 
 void platform_info(Platform& platform, cl_platform_info param, InfoWriter& out);
 void device_info(Device& device, cl_device_info param, InfoWriter& out);
@@ -20,5 +22,13 @@ void queue_info(Queue& queue, cl_command_queue_info param, InfoWriter& out);
 void mem_object_info(MemObject& memory, cl_mem_info param, InfoWriter& out);
 void event_info(Event& event, cl_event_info param, InfoWriter& out);
 void event_profiling_info(Event& event, cl_profiling_info param, InfoWriter& out);
+void program_info(Program& program, cl_program_info param, InfoWriter& out);
+// CL_PROGRAM_BINARIES, whose value is an array of application-owned pointers.
+void program_binaries(Program& program, size_t size, void* value, size_t* size_ret);
+void program_build_info(Program& program, Device& device, cl_program_build_info param, InfoWriter& out);
+void kernel_info(Kernel& kernel, cl_kernel_info param, InfoWriter& out);
+void kernel_arg_info(Kernel& kernel, cl_uint index, cl_kernel_arg_info param, InfoWriter& out);
+// `device` may be null when the kernel's program has exactly one device.
+void kernel_work_group_info(Kernel& kernel, Device* device, cl_kernel_work_group_info param, InfoWriter& out);
 
 }  // namespace cucl

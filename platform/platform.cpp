@@ -8,7 +8,8 @@ Platform& Platform::instance() {
   return *platform;
 }
 
-Platform::Platform() : Object(ObjectKind::Platform) {
+Platform::Platform()
+    : Object(ObjectKind::Platform), compile_cache_(compiler::cache_settings_from_environment()) {
   publish(registry_);
   for (auto& backend_device : backend::discover_devices()) {
     auto* device = new Device(std::move(backend_device));

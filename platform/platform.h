@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "platform/compiler/compile_cache.h"
 #include "platform/device.h"
 #include "platform/object.h"
 #include "platform/registry.h"
@@ -24,6 +25,7 @@ class Platform final : public Object {
 
   Registry& registry() { return registry_; }
   const std::vector<Device*>& devices() const { return devices_; }
+  const compiler::CompileCache& compile_cache() const { return compile_cache_; }
   cl_platform_id id() { return reinterpret_cast<cl_platform_id>(handle()); }
 
  private:
@@ -31,6 +33,7 @@ class Platform final : public Object {
 
   Registry registry_;
   std::vector<Device*> devices_;  // never freed: root devices live as long as the process
+  compiler::CompileCache compile_cache_;
 };
 
 }  // namespace cucl

@@ -14,9 +14,6 @@ namespace {
 
 TEST_F(Unsupported, DeviceAdvertisesNoneOfTheseFeatures) {
   cl_device_id device = env.device;
-  EXPECT_EQ(info_value<cl_bool>(clGetDeviceInfo, device, CL_DEVICE_COMPILER_AVAILABLE), cl_bool(CL_FALSE));
-  EXPECT_EQ(info_value<cl_bool>(clGetDeviceInfo, device, CL_DEVICE_LINKER_AVAILABLE), cl_bool(CL_FALSE));
-  EXPECT_EQ(device_string(device, CL_DEVICE_IL_VERSION), "");
   EXPECT_EQ(device_string(device, CL_DEVICE_BUILT_IN_KERNELS), "");
   EXPECT_EQ(info_value<cl_bool>(clGetDeviceInfo, device, CL_DEVICE_IMAGE_SUPPORT), cl_bool(CL_FALSE));
   EXPECT_EQ(info_value<cl_bool>(clGetDeviceInfo, device, CL_DEVICE_PIPE_SUPPORT), cl_bool(CL_FALSE));
@@ -40,36 +37,6 @@ TEST_F(Unsupported, EveryEntryPointIsInTheDispatchTable) {
 }
 
 // ---- programs -------------------------------------------------------------------------
-
-TEST_F(Unsupported, CreateProgramWithSource) {
-  const char* source = "kernel void k() {}";
-  const char* with_null[] = {source, nullptr};
-  auto create = [&](cl_context context, cl_uint count, const char** strings) {
-    return create_error([&](cl_int* e) { return clCreateProgramWithSource(context, count, strings, nullptr, e); });
-  };
-  // No listed error says "no compiler" for this call; cucl answers CL_OUT_OF_RESOURCES.
-  EXPECT_EQ(create(env.context, 1, &source), CL_OUT_OF_RESOURCES);
-  EXPECT_EQ(create(env.context, 0, &source), CL_INVALID_VALUE);
-  EXPECT_EQ(create(env.context, 1, nullptr), CL_INVALID_VALUE);
-  EXPECT_EQ(create(env.context, 2, with_null), CL_INVALID_VALUE);
-  EXPECT_EQ(create(not_a_context(), 1, &source), CL_INVALID_CONTEXT);
-  EXPECT_EQ(create_error([&](cl_int* e) { return cucl.clCreateProgramWithSource(nullptr, 1, &source, nullptr, e); }),
-            CL_INVALID_CONTEXT);
-  EXPECT_EQ(clCreateProgramWithSource(env.context, 1, &source, nullptr, nullptr), nullptr);
-}
-
-TEST_F(Unsupported, CreateProgramWithIL) {
-  const unsigned char il[] = {0x03, 0x02, 0x23, 0x07};
-  EXPECT_EQ(create_error([&](cl_int* e) { return clCreateProgramWithIL(env.context, il, sizeof il, e); }),
-            CL_INVALID_OPERATION);
-  // The missing IL support is listed before the checks of il and length.
-  EXPECT_EQ(create_error([&](cl_int* e) { return clCreateProgramWithIL(env.context, nullptr, 0, e); }),
-            CL_INVALID_OPERATION);
-  EXPECT_EQ(create_error([&](cl_int* e) { return clCreateProgramWithIL(not_a_context(), il, sizeof il, e); }),
-            CL_INVALID_CONTEXT);
-  EXPECT_EQ(create_error([&](cl_int* e) { return cucl.clCreateProgramWithIL(nullptr, il, sizeof il, e); }),
-            CL_INVALID_CONTEXT);
-}
 
 TEST_F(Unsupported, CreateProgramWithBinaryRejectsEveryBinary) {
   const unsigned char bytes[] = {1, 2, 3, 4};

@@ -4,7 +4,9 @@
 
 CUCL_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CUCL_JOBS="${CUCL_JOBS:-$(nproc)}"
-CUCL_PACKAGES=(cmake ninja-build g++ opencl-headers ocl-icd-opencl-dev libtbb-dev libgtest-dev clinfo)
+CUCL_PACKAGES=(cmake ninja-build g++ python3 opencl-headers ocl-icd-opencl-dev libtbb-dev libgtest-dev clinfo
+  clang-15 llvm-15 llvm-15-dev libclang-15-dev libclang-cpp15-dev libllvmspirvlib-15-dev llvm-spirv-15 spirv-tools
+  libclc-15 libsleef-dev)
 
 cucl_say() { printf '==> %s\n' "$*"; }
 

@@ -1,7 +1,9 @@
 #include <cstring>
+#include <type_traits>
 
 #include "backends/host/host_memory.h"
 #include "backends/host/host_stream.h"
+#include "backends/host/launch_kernel.h"
 
 namespace cucl::backend::host {
 namespace {
@@ -51,13 +53,24 @@ struct HostExecutor {
   void operator()(const op::Migrate&) const {}  // host memory is always current on the host
 
   void operator()(const op::HostFunction& function) const { function.run(); }
+
+  cl_int operator()(const op::LaunchKernel& launch) const { return launch_kernel(launch); }
 };
+
+template <class Executor, class Operation>
+cl_int run(const Executor& executor, const Operation& operation) {
+  if constexpr (std::is_same_v<decltype(executor(operation)), cl_int>) {
+    return executor(operation);
+  } else {
+    executor(operation);
+    return CL_SUCCESS;
+  }
+}
 
 }  // namespace
 
 cl_int execute_on_host(const Operation& operation) {
-  std::visit(HostExecutor{}, operation);
-  return CL_SUCCESS;
+  return std::visit([](const auto& alternative) { return run(HostExecutor{}, alternative); }, operation);
 }
 
 }  // namespace cucl::backend::host

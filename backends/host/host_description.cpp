@@ -7,8 +7,11 @@
 #include <bit>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <string>
 
+#include "backends/host/codegen/host_codegen.h"
+#include "libclc-builtins/builtins.h"
 #include "backends/host/host_device.h"
 
 namespace cucl::backend::host {
@@ -115,6 +118,53 @@ cl_uint clamp_to_cl_uint(cl_ulong value) { return static_cast<cl_uint>(std::min<
 
 }  // namespace
 
+void describe_host_compiler(DeviceDescription& d) {
+  d.compiler_available = CL_TRUE;
+  d.linker_available = CL_TRUE;
+  d.compiler.triple = "x86_64-unknown-linux-gnu";
+  d.compiler.clang_args = {"-ffake-address-space-map"};
+  d.compiler.code_target = host_code_target();
+  const std::string_view builtins = builtins::host_bitcode();
+  d.compiler.compiler_identity = "clang-" CUCL_CLANG_VERSION "/cucl-builtins-" +
+                                 std::to_string(std::hash<std::string_view>{}(builtins)) + "-" +
+                                 std::to_string(builtins.size());
+  // CL_DEVICE_OPENCL_C_VERSION stays 1.2: a 3.0 device may name a newer version there
+  // only if it has every optional feature of that version.
+  d.opencl_c_version = "OpenCL C 1.2 cucl";
+  d.opencl_c_numeric_version = CL_MAKE_VERSION(1, 2, 0);
+  d.opencl_c_all_versions = {{CL_MAKE_VERSION(1, 0, 0), "OpenCL C"}, {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"},
+                             {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"}, {CL_MAKE_VERSION(3, 0, 0), "OpenCL C"}};
+  const cl_version v3 = CL_MAKE_VERSION(3, 0, 0);
+  d.opencl_c_features = {{v3, "__opencl_c_int64"},
+                         {v3, "__opencl_c_fp64"},
+                         {v3, "__opencl_c_generic_address_space"},
+                         {v3, "__opencl_c_program_scope_global_variables"},
+                         {v3, "__opencl_c_atomic_order_acq_rel"},
+                         {v3, "__opencl_c_atomic_order_seq_cst"},
+                         {v3, "__opencl_c_atomic_scope_device"},
+                         {v3, "__opencl_c_atomic_scope_all_devices"}};
+  const cl_version v1 = CL_MAKE_VERSION(1, 0, 0);
+  d.extensions = {{v1, "cl_khr_extended_versioning"},
+                  {v1, "cl_khr_fp64"},
+                  {v1, "cl_khr_byte_addressable_store"},
+                  {v1, "cl_khr_global_int32_base_atomics"},
+                  {v1, "cl_khr_global_int32_extended_atomics"},
+                  {v1, "cl_khr_local_int32_base_atomics"},
+                  {v1, "cl_khr_local_int32_extended_atomics"},
+                  {v1, "cl_khr_int64_base_atomics"},
+                  {v1, "cl_khr_int64_extended_atomics"}};
+  d.generic_address_space_support = CL_TRUE;
+  d.non_uniform_work_group_support = CL_TRUE;
+  d.max_global_variable_size = 64 * 1024 * 1024;
+  d.global_variable_preferred_total_size = 64 * 1024 * 1024;
+  const cl_device_atomic_capabilities orders = CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+                                               CL_DEVICE_ATOMIC_ORDER_SEQ_CST;
+  const cl_device_atomic_capabilities scopes = CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP | CL_DEVICE_ATOMIC_SCOPE_DEVICE |
+                                               CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
+  d.atomic_memory_capabilities = orders | scopes;
+  d.atomic_fence_capabilities = orders | scopes | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM;
+}
+
 DeviceDescription describe_host_device(unsigned concurrency) {
   DeviceDescription d;
   d.type = CL_DEVICE_TYPE_CPU;
@@ -149,19 +199,21 @@ DeviceDescription describe_host_device(unsigned concurrency) {
   d.max_work_item_sizes = {4096, 4096, 4096};
   d.max_work_group_size = 4096;
 
-  // Native widths fill one SIMD register; double and half stay 0 (no fp64/fp16 yet).
+  // Native widths fill one SIMD register; half stays 0 (no fp16).
   cl_uint simd = simd_bytes();
-  d.native_vector_width = {simd, simd / 2, simd / 4, simd / 8, simd / 4, 0, 0};
+  d.native_vector_width = {simd, simd / 2, simd / 4, simd / 8, simd / 4, simd / 8, 0};
   d.preferred_vector_width = d.native_vector_width;
 
   // x86-64 and AArch64 keep denormals and IEEE rounding unless a kernel asks otherwise.
   d.single_fp_config = CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM;
   if (has_hardware_fma()) d.single_fp_config |= CL_FP_FMA;
+  d.double_fp_config = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF |
+                       CL_FP_INF_NAN | CL_FP_DENORM;
 
   d.profiling_timer_resolution_ns = monotonic_clock_resolution_ns();
   d.execution_capabilities = CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL;
   d.queue_on_host_properties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
-  d.extensions = {{CL_MAKE_VERSION(1, 0, 0), "cl_khr_extended_versioning"}};
+  describe_host_compiler(d);
   return d;
 }
 

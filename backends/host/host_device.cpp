@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "backends/host/codegen/host_codegen.h"
+#include "backends/host/codegen/host_jit.h"
 #include "backends/host/host_memory.h"
 #include "backends/host/host_stream.h"
 
@@ -30,5 +32,11 @@ uint64_t HostDevice::device_timer_ns() const {
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
+
+CodegenResult HostDevice::generate_code(std::string_view bitcode, const CodegenOptions& options) {
+  return generate_host_code(bitcode, options);
+}
+
+std::unique_ptr<LoadedProgram> HostDevice::load_program(std::string_view native) { return load_host_program(native); }
 
 }  // namespace cucl::backend::host

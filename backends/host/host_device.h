@@ -14,6 +14,8 @@ class HostDevice final : public Device {
   std::unique_ptr<Memory> allocate(size_t size, void* host_ptr) override;
   std::unique_ptr<Stream> create_stream() override;
   uint64_t device_timer_ns() const override;
+  CodegenResult generate_code(std::string_view bitcode, const CodegenOptions& options) override;
+  std::unique_ptr<LoadedProgram> load_program(std::string_view native) override;
 
  private:
   DeviceDescription description_;
@@ -22,5 +24,7 @@ class HostDevice final : public Device {
 
 // Fills in what the host device is, from the machine it runs on.
 DeviceDescription describe_host_device(unsigned concurrency);
+// The compiler part: front-end target, OpenCL C versions and features, extensions.
+void describe_host_compiler(DeviceDescription& description);
 
 }  // namespace cucl::backend::host

@@ -20,7 +20,11 @@ string(REPLACE "\n" ";" lines "${listing}")
 set(exported "")
 set(foreign "")
 foreach(line IN LISTS lines)
-  if(line MATCHES "^[0-9a-fA-F]* *[A-Za-z] +([^ @]+)")
+  # Lower-case types are local bindings: listed in .dynsym (the linker keeps some for
+  # libstdc++'s template statics) but visible to no other module.
+  if(line MATCHES "^[0-9a-fA-F]* *[a-tv-z] +([^ @]+)")
+    continue()
+  elseif(line MATCHES "^[0-9a-fA-F]* *[A-Zu] +([^ @]+)")
     set(name "${CMAKE_MATCH_1}")
     list(APPEND exported "${name}")
     if(NOT name MATCHES "^cl")

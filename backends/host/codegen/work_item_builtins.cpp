@@ -1,0 +1,141 @@
+#include "backends/host/codegen/work_item_builtins.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+
+#include <optional>
+#include <string_view>
+
+#include "backends/host/work_group_abi.h"
+
+namespace cucl::backend::host {
+namespace {
+
+enum class Builtin { GlobalId, LocalId, LocalSize, EnqueuedLocalSize, GlobalSize, GroupId, NumGroups, GlobalOffset,
+                     WorkDim, Barrier };
+
+std::optional<Builtin> builtin_named(llvm::StringRef name) {
+  static constexpr std::pair<std::string_view, Builtin> kNames[] = {
+      {"_Z13get_global_idj", Builtin::GlobalId},         {"_Z12get_local_idj", Builtin::LocalId},
+      {"_Z14get_local_sizej", Builtin::LocalSize},       {"_Z23get_enqueued_local_sizej", Builtin::EnqueuedLocalSize},
+      {"_Z15get_global_sizej", Builtin::GlobalSize},     {"_Z12get_group_idj", Builtin::GroupId},
+      {"_Z14get_num_groupsj", Builtin::NumGroups},       {"_Z17get_global_offsetj", Builtin::GlobalOffset},
+      {"_Z12get_work_dimv", Builtin::WorkDim},           {"_Z7barrierj", Builtin::Barrier}};
+  for (const auto& [known, builtin] : kNames) {
+    if (name == llvm::StringRef(known.data(), known.size())) return builtin;
+  }
+  return std::nullopt;
+}
+
+class Lowering {
+ public:
+  Lowering(llvm::Function& work_item, llvm::StructType* context_type)
+      : work_item_(work_item), context_type_(context_type), i64_(llvm::Type::getInt64Ty(work_item.getContext())) {}
+
+  // The value a builtin returns for dimension `dim`, computed before `call`.
+  llvm::Value* replacement(Builtin builtin, llvm::CallInst& call) {
+    llvm::IRBuilder<> b(&call);
+    if (builtin == Builtin::WorkDim) {
+      return invariant(b.CreateLoad(b.getInt32Ty(), b.CreateStructGEP(context_type_, context(), kWorkDim)));
+    }
+    llvm::Value* dim = b.CreateZExt(call.getArgOperand(0), i64_);
+    switch (builtin) {
+      case Builtin::LocalId: return local_id(b, dim);
+      case Builtin::GlobalId: {
+        llvm::Value* group = field(b, kGroupId, dim, 0);
+        llvm::Value* size = field(b, kEnqueuedLocalSize, dim, 0);
+        llvm::Value* offset = field(b, kGlobalOffset, dim, 0);
+        return b.CreateAdd(b.CreateAdd(b.CreateMul(group, size), local_id(b, dim)), offset);
+      }
+      case Builtin::LocalSize: return field(b, kLocalSize, dim, 1);
+      case Builtin::EnqueuedLocalSize: return field(b, kEnqueuedLocalSize, dim, 1);
+      case Builtin::GlobalSize: return field(b, kGlobalSize, dim, 1);
+      case Builtin::GroupId: return field(b, kGroupId, dim, 0);
+      case Builtin::NumGroups: return field(b, kNumGroups, dim, 1);
+      case Builtin::GlobalOffset: return field(b, kGlobalOffset, dim, 0);
+      default: return nullptr;
+    }
+  }
+
+  bool run() {
+    bool has_barriers = false;
+    std::vector<std::pair<llvm::CallInst*, Builtin>> calls;
+    for (llvm::BasicBlock& block : work_item_) {
+      for (llvm::Instruction& instruction : block) {
+        auto* call = llvm::dyn_cast<llvm::CallInst>(&instruction);
+        if (!call || !call->getCalledFunction()) continue;
+        if (auto builtin = builtin_named(call->getCalledFunction()->getName())) calls.emplace_back(call, *builtin);
+      }
+    }
+    for (auto [call, builtin] : calls) {
+      if (builtin == Builtin::Barrier) {
+        has_barriers = true;
+        llvm::IRBuilder<> b(call);
+        b.CreateCall(barrier_function(), {context()});
+        call->eraseFromParent();
+        continue;
+      }
+      llvm::Value* value = replacement(builtin, *call);
+      if (value->getType() != call->getType()) value = llvm::IRBuilder<>(call).CreateZExtOrTrunc(value, call->getType());
+      call->replaceAllUsesWith(value);
+      call->eraseFromParent();
+    }
+    return has_barriers;
+  }
+
+ private:
+  llvm::Value* context() { return work_item_.getArg(1); }
+
+  // The context of a work-group never changes while its work-items run.
+  static llvm::LoadInst* invariant(llvm::LoadInst* load) {
+    load->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(load->getContext(), {}));
+    return load;
+  }
+
+  // context->field[dim] for dim < 3, else `otherwise` (the specification's answer for
+  // dimensions past the third).
+  llvm::Value* field(llvm::IRBuilder<>& b, unsigned field, llvm::Value* dim, uint64_t otherwise) {
+    if (auto* constant = llvm::dyn_cast<llvm::ConstantInt>(dim)) {
+      if (constant->getZExtValue() >= 3) return b.getInt64(otherwise);
+      llvm::Value* indices[] = {b.getInt32(0), b.getInt32(field), b.getInt32(static_cast<uint32_t>(constant->getZExtValue()))};
+      return invariant(b.CreateLoad(i64_, b.CreateInBoundsGEP(context_type_, context(), indices)));
+    }
+    llvm::Value* in_range = b.CreateICmpULT(dim, b.getInt64(3));
+    llvm::Value* clamped = b.CreateSelect(in_range, dim, b.getInt64(0));
+    llvm::Value* address = b.CreateInBoundsGEP(context_type_, context(), {b.getInt32(0), b.getInt32(field), clamped});
+    return b.CreateSelect(in_range, invariant(b.CreateLoad(i64_, address)), b.getInt64(otherwise));
+  }
+
+  llvm::Value* local_id(llvm::IRBuilder<>& b, llvm::Value* dim) {
+    if (auto* constant = llvm::dyn_cast<llvm::ConstantInt>(dim)) {
+      const uint64_t d = constant->getZExtValue();
+      return d < 3 ? static_cast<llvm::Value*>(work_item_.getArg(2 + static_cast<unsigned>(d))) : b.getInt64(0);
+    }
+    llvm::Value* value = b.getInt64(0);
+    for (unsigned d = 3; d-- > 0;) {
+      value = b.CreateSelect(b.CreateICmpEQ(dim, b.getInt64(d)), work_item_.getArg(2 + d), value);
+    }
+    return value;
+  }
+
+  llvm::FunctionCallee barrier_function() {
+    llvm::LLVMContext& c = work_item_.getContext();
+    auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(c), {llvm::PointerType::get(c, 0)}, false);
+    return work_item_.getParent()->getOrInsertFunction(kBarrierFunction, type);
+  }
+
+  llvm::Function& work_item_;
+  llvm::StructType* context_type_;
+  llvm::Type* i64_;
+};
+
+}  // namespace
+
+bool lower_work_item_builtins(llvm::Function& work_item, llvm::StructType* context_type) {
+  return Lowering(work_item, context_type).run();
+}
+
+}  // namespace cucl::backend::host

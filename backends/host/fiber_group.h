@@ -1,0 +1,53 @@
+// Runs the work-items of one work-group of a kernel that contains barriers. Each
+// work-item is a fiber with its own stack; barrier() switches back to the group, which
+// resumes the work-items round by round, so every work-item reaches a barrier before any
+// leaves it. One FiberGroup belongs to one thread and is reused for many groups.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "backends/host/work_group_abi.h"
+
+namespace cucl::backend::host {
+
+class FiberGroup {
+ public:
+  FiberGroup() = default;
+  FiberGroup(const FiberGroup&) = delete;
+  FiberGroup& operator=(const FiberGroup&) = delete;
+  ~FiberGroup();
+
+  // Runs every work-item of `context`'s group to completion. Sets context.scheduler.
+  void run(WorkItemFunction work_item, void* const* args, WorkGroupContext& context);
+  // Called on a work-item's fiber by cucl_host_barrier.
+  void barrier();
+
+  static constexpr size_t kStackBytes = 256 * 1024;
+
+ private:
+  struct Fiber {
+    void* stack_pointer = nullptr;
+    bool finished = false;
+    uint64_t x = 0, y = 0, z = 0;
+  };
+
+  static void fiber_main(void* group);
+  void reserve_stacks(size_t count);
+  void switch_to_fiber(size_t index);
+  void switch_to_scheduler();
+
+  char* stacks_ = nullptr;  // `capacity_` stacks, each after a guard page
+  size_t capacity_ = 0;
+  std::vector<Fiber> fibers_;
+  size_t current_ = 0;
+  void* scheduler_stack_ = nullptr;
+  WorkItemFunction work_item_ = nullptr;
+  void* const* args_ = nullptr;
+  WorkGroupContext* context_ = nullptr;
+  const void* scheduler_stack_bottom_ = nullptr;  // for AddressSanitizer's fiber annotations
+  size_t scheduler_stack_size_ = 0;
+};
+
+}  // namespace cucl::backend::host

@@ -1,0 +1,155 @@
+#include "backends/host/launch_kernel.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "backends/host/fiber_group.h"
+#include "backends/host/host_kernel.h"
+#include "backends/host/host_memory.h"
+#include "backends/printf_format.h"
+
+namespace cucl::backend::host {
+namespace {
+
+constexpr size_t kLocalAlignment = 128;
+
+size_t align_up(size_t value, size_t alignment) { return (value + alignment - 1) / alignment * alignment; }
+
+struct AlignedFree {
+  void operator()(char* memory) const { std::free(memory); }
+};
+
+// Where each argument's value lives for the whole launch, and where in the __local arena
+// each __local argument goes.
+struct LaunchArguments {
+  std::vector<void*> values;        // args[i] handed to the kernel
+  std::vector<void*> pointer_slots;  // buffer and __local pointers, which values[i] point into
+  std::vector<std::pair<size_t, size_t>> local_offsets;  // (argument index, arena offset)
+  size_t arena_bytes = 0;
+};
+
+LaunchArguments prepare_arguments(const op::LaunchKernel& launch, const HostKernel& kernel) {
+  LaunchArguments prepared;
+  const size_t count = launch.arguments.size();
+  prepared.values.resize(count);
+  prepared.pointer_slots.resize(count);
+  size_t arena = align_up(kernel.static_local_memory(), kLocalAlignment);
+  for (size_t i = 0; i < count; ++i) {
+    const op::KernelArgument& argument = launch.arguments[i];
+    switch (argument.kind) {
+      case op::KernelArgument::Kind::Bytes:
+        prepared.values[i] = const_cast<std::byte*>(launch.bytes.data()) + argument.bytes_offset;
+        break;
+      case op::KernelArgument::Kind::Buffer:
+        prepared.pointer_slots[i] =
+            argument.buffer.memory || argument.buffer.host ? resolve(argument.buffer) : nullptr;
+        prepared.values[i] = &prepared.pointer_slots[i];
+        break;
+      case op::KernelArgument::Kind::Local:
+        prepared.local_offsets.emplace_back(i, arena);
+        arena = align_up(arena + argument.size, kLocalAlignment);
+        break;
+    }
+  }
+  prepared.arena_bytes = arena;
+  return prepared;
+}
+
+// One thread's state while it runs a range of work-groups.
+class GroupRunner {
+ public:
+  GroupRunner(const op::LaunchKernel& launch, const HostKernel& kernel, const LaunchArguments& arguments,
+              char* printf_buffer)
+      : launch_(launch), kernel_(kernel), values_(arguments.values), slots_(arguments.pointer_slots),
+        local_offsets_(arguments.local_offsets),
+        arena_(static_cast<char*>(std::aligned_alloc(kLocalAlignment, std::max(arguments.arena_bytes, kLocalAlignment)))) {
+    if (!arena_) throw std::bad_alloc();
+    for (auto [index, offset] : local_offsets_) {
+      slots_[index] = arena_.get() + offset;
+      values_[index] = &slots_[index];
+    }
+    const NDRange& range = launch.range;
+    for (unsigned d = 0; d < 3; ++d) {
+      context_.enqueued_local_size[d] = range.local_size[d];
+      context_.global_size[d] = range.global_size[d];
+      context_.global_offset[d] = range.global_offset[d];
+      context_.num_groups[d] = (range.global_size[d] + range.local_size[d] - 1) / range.local_size[d];
+    }
+    context_.work_dim = range.work_dim;
+    context_.local_memory = arena_.get();
+    context_.printf_buffer = printf_buffer;
+  }
+
+  void run_group(size_t linear) {
+    const size_t gx = linear % context_.num_groups[0];
+    const size_t gy = linear / context_.num_groups[0] % context_.num_groups[1];
+    const size_t gz = linear / (context_.num_groups[0] * context_.num_groups[1]);
+    const size_t group[3] = {gx, gy, gz};
+    for (unsigned d = 0; d < 3; ++d) {
+      context_.group_id[d] = group[d];
+      const size_t start = group[d] * context_.enqueued_local_size[d];
+      context_.local_size[d] = std::min(context_.enqueued_local_size[d], context_.global_size[d] - start);
+    }
+    if (kernel_.has_barriers()) {
+      if (!fibers_) fibers_ = std::make_unique<FiberGroup>();
+      fibers_->run(kernel_.work_item(), values_.data(), context_);
+    } else {
+      kernel_.work_group()(values_.data(), &context_);
+    }
+  }
+
+ private:
+  const op::LaunchKernel& launch_;
+  const HostKernel& kernel_;
+  std::vector<void*> values_;
+  std::vector<void*> slots_;
+  std::vector<std::pair<size_t, size_t>> local_offsets_;
+  std::unique_ptr<char, AlignedFree> arena_;
+  WorkGroupContext context_{};
+  std::unique_ptr<FiberGroup> fibers_;
+};
+
+
+// The launch's printf buffer (backends/printf_format.h), when the kernel prints.
+std::unique_ptr<char[]> make_printf_buffer(const HostKernel& kernel, size_t capacity) {
+  if (!kernel.uses_printf()) return nullptr;
+  auto buffer = std::make_unique<char[]>(kPrintfHeaderBytes + capacity);
+  const uint64_t header[2] = {0, capacity};
+  std::memcpy(buffer.get(), header, sizeof header);
+  return buffer;
+}
+
+}  // namespace
+
+cl_int launch_kernel(const op::LaunchKernel& launch) {
+  const auto& kernel = static_cast<const HostKernel&>(*launch.kernel);
+  const LaunchArguments arguments = prepare_arguments(launch, kernel);
+  size_t groups = 1;
+  for (unsigned d = 0; d < 3; ++d) {
+    groups *= (launch.range.global_size[d] + launch.range.local_size[d] - 1) / launch.range.local_size[d];
+  }
+  if (groups == 0) return CL_SUCCESS;
+  std::unique_ptr<char[]> printf_buffer = make_printf_buffer(kernel, launch.printf_buffer_size);
+  if (groups == 1) {
+    GroupRunner(launch, kernel, arguments, printf_buffer.get()).run_group(0);
+  } else {
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, groups), [&](const tbb::blocked_range<size_t>& range) {
+      GroupRunner runner(launch, kernel, arguments, printf_buffer.get());
+      for (size_t group = range.begin(); group != range.end(); ++group) runner.run_group(group);
+    });
+  }
+  if (printf_buffer) {
+    const std::string text = format_printf_buffer(printf_buffer.get(), kernel.printf_sites());
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+  }
+  return CL_SUCCESS;
+}
+
+}  // namespace cucl::backend::host

@@ -1,0 +1,127 @@
+// Kernels: creation, arguments, queries, and their launch (clEnqueueNDRangeKernel, clEnqueueTask).
+#include <vector>
+
+#include "icd/entry.h"
+#include "platform/enqueue.h"
+#include "platform/info.h"
+#include "platform/kernel.h"
+#include "platform/ndrange.h"
+#include "platform/queue.h"
+
+using namespace cucl;
+using cucl::icd::guard;
+using cucl::icd::guard_create;
+
+CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char* kernel_name, cl_int* errcode_ret) {
+  return guard_create(errcode_ret, [&] {
+    auto owner = lookup<Program>(program);
+    check(kernel_name != nullptr, CL_INVALID_VALUE);
+    return publish<cl_kernel>(make<Kernel>(owner, std::string(kernel_name)));
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kernel* kernels,
+                                                         cl_uint* num_kernels_ret) {
+  return guard([&] {
+    auto owner = lookup<Program>(program);
+    auto metadata = owner->executable_metadata();
+    const auto count = static_cast<cl_uint>(metadata->kernels.size());
+    check(kernels == nullptr || num_kernels >= count, CL_INVALID_VALUE);
+    if (kernels) {
+      std::vector<Ref<Kernel>> made;
+      for (const auto& kernel : metadata->kernels) made.push_back(make<Kernel>(owner, kernel.name));
+      for (cl_uint i = 0; i < count; ++i) kernels[i] = publish<cl_kernel>(made[i]);
+    }
+    if (num_kernels_ret) *num_kernels_ret = count;
+  });
+}
+
+CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int* errcode_ret) {
+  return guard_create(errcode_ret, [&] {
+    auto source = lookup<Kernel>(source_kernel);
+    return publish<cl_kernel>(make<Kernel>(*source, nullptr));
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) { return icd::retain<Kernel>(kernel); }
+CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) { return icd::release<Kernel>(kernel); }
+
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
+                                               const void* arg_value) {
+  return guard([&] { lookup<Kernel>(kernel)->set_arg(arg_index, arg_size, arg_value); });
+}
+
+// SVM pointers and fine-grain system SVM need SVM, which no cucl device has yet.
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
+                                                    size_t /*param_value_size*/, const void* param_value) {
+  return guard([&] {
+    lookup<Kernel>(kernel);
+    check(param_name == CL_KERNEL_EXEC_INFO_SVM_PTRS || param_name == CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
+          CL_INVALID_VALUE);
+    check(param_value != nullptr, CL_INVALID_VALUE);
+    fail(CL_INVALID_OPERATION);
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param_value_size,
+                                                void* param_value, size_t* param_value_size_ret) {
+  return icd::query<Kernel>(kernel, param_name, param_value_size, param_value, param_value_size_ret, kernel_info);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index, cl_kernel_arg_info param_name,
+                                                   size_t param_value_size, void* param_value,
+                                                   size_t* param_value_size_ret) {
+  return guard([&] {
+    auto target = lookup<Kernel>(kernel);
+    InfoWriter out(param_value_size, param_value, param_value_size_ret);
+    kernel_arg_info(*target, arg_index, param_name, out);
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
+                                                         cl_kernel_work_group_info param_name, size_t param_value_size,
+                                                         void* param_value, size_t* param_value_size_ret) {
+  return guard([&] {
+    auto target = lookup<Kernel>(kernel);
+    Ref<Device> member = device ? lookup<Device>(device) : Ref<Device>();
+    InfoWriter out(param_value_size, param_value, param_value_size_ret);
+    kernel_work_group_info(*target, member.get(), param_name, out);
+  });
+}
+
+// No cucl device has sub-groups (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0).
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
+                                                        cl_kernel_sub_group_info, size_t, const void*, size_t, void*,
+                                                        size_t*) {
+  return guard([&] {
+    auto target = lookup<Kernel>(kernel);
+    if (device) check(target->program().has_device(lookup<Device>(device).get()), CL_INVALID_DEVICE);
+    fail(CL_INVALID_OPERATION);
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel,
+                                                       cl_uint work_dim, const size_t* global_work_offset,
+                                                       const size_t* global_work_size, const size_t* local_work_size,
+                                                       cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                                                       cl_event* event) {
+  return guard([&] {
+    auto queue = lookup<Queue>(command_queue);
+    auto target = lookup<Kernel>(kernel);
+    auto spec = ndrange_kernel(*queue, *target, work_dim, global_work_offset, global_work_size, local_work_size);
+    submit(*queue, std::move(spec), num_events_in_wait_list, event_wait_list, event);
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
+                                              cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                                              cl_event* event) {
+  return guard([&] {
+    auto queue = lookup<Queue>(command_queue);
+    auto target = lookup<Kernel>(kernel);
+    const size_t one = 1;
+    auto spec = ndrange_kernel(*queue, *target, 1, nullptr, &one, &one);
+    spec.type = CL_COMMAND_TASK;
+    submit(*queue, std::move(spec), num_events_in_wait_list, event_wait_list, event);
+  });
+}

@@ -1,0 +1,104 @@
+"""Atomic builtins: the OpenCL 1.x atomic_*/atom_* functions and the C11-style atomics of
+OpenCL C 3.0 6.15.12. All are real atomic instructions (clang's __opencl_atomic_* and
+__atomic_* builtins); work-groups run in parallel threads on the host device."""
+
+NAMED = ["__global", "__local"]
+LEGACY_OPS = {"add": "__atomic_fetch_add(p, v, __ATOMIC_SEQ_CST)",
+              "sub": "__atomic_fetch_sub(p, v, __ATOMIC_SEQ_CST)",
+              "xchg": "__atomic_exchange_n(p, v, __ATOMIC_SEQ_CST)",
+              "min": "__atomic_fetch_min(p, v, __ATOMIC_SEQ_CST)",
+              "max": "__atomic_fetch_max(p, v, __ATOMIC_SEQ_CST)",
+              "and": "__atomic_fetch_and(p, v, __ATOMIC_SEQ_CST)",
+              "or": "__atomic_fetch_or(p, v, __ATOMIC_SEQ_CST)",
+              "xor": "__atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST)"}
+
+
+def legacy():
+    out = []
+    for prefix, types in (("atomic_", ["int", "uint"]), ("atom_", ["int", "uint", "long", "ulong"])):
+        for t in types:
+            for space in NAMED:
+                p = f"volatile {space} {t} *p"
+                for op, expr in LEGACY_OPS.items():
+                    out.append(f"OVLD {t} {prefix}{op}({p}, {t} v) {{ return {expr}; }}\n")
+                out.append(f"OVLD {t} {prefix}inc({p}) {{ return __atomic_fetch_add(p, ({t})1, __ATOMIC_SEQ_CST); }}\n")
+                out.append(f"OVLD {t} {prefix}dec({p}) {{ return __atomic_fetch_sub(p, ({t})1, __ATOMIC_SEQ_CST); }}\n")
+                out.append(f"OVLD {t} {prefix}cmpxchg({p}, {t} cmp, {t} v) {{\n"
+                           f"  __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);\n"
+                           f"  return cmp;\n}}\n")
+    for space in NAMED:
+        out.append(f"OVLD float atomic_xchg(volatile {space} float *p, float v) {{\n"
+                   f"  return as_float(__atomic_exchange_n((volatile {space} uint *)p, as_uint(v), __ATOMIC_SEQ_CST));\n}}\n")
+    return "".join(out)
+
+
+C11_TYPES = {"int": "atomic_int", "uint": "atomic_uint", "long": "atomic_long",
+             "ulong": "atomic_ulong", "float": "atomic_float", "double": "atomic_double"}
+INTEGER = ["int", "uint", "long", "ulong"]
+DEFAULT_ORDER, DEFAULT_SCOPE = "memory_order_seq_cst", "memory_scope_device"
+
+
+def c11_variants(space):
+    """(suffix, extra parameters, order, scope) for the plain and _explicit forms that exist
+    in this address space: named spaces only have the fully explicit form."""
+    full = ("_explicit", ", memory_order order, memory_scope scope", "order", "scope")
+    if space != "":
+        return [full]
+    return [("", "", DEFAULT_ORDER, DEFAULT_SCOPE),
+            ("_explicit", ", memory_order order", "order", DEFAULT_SCOPE), full]
+
+
+def c11():
+    out = []
+    for space in ["__global", "__local", ""]:
+        obj = lambda t: f"volatile {space} {C11_TYPES[t]} *obj".replace("  ", " ").strip()
+        for t in C11_TYPES:
+            out.append(f"OVLD void atomic_init({obj(t)}, {t} v) {{ __opencl_atomic_init(obj, v); }}\n")
+        for suffix, extra, order, scope in c11_variants(space):
+            for t in C11_TYPES:
+                o = obj(t)
+                out.append(f"OVLD void atomic_store{suffix}({o}, {t} v{extra}) "
+                           f"{{ __opencl_atomic_store(obj, v, {order}, {scope}); }}\n")
+                out.append(f"OVLD {t} atomic_load{suffix}({o}{extra}) "
+                           f"{{ return __opencl_atomic_load(obj, {order}, {scope}); }}\n")
+                out.append(f"OVLD {t} atomic_exchange{suffix}({o}, {t} v{extra}) "
+                           f"{{ return __opencl_atomic_exchange(obj, v, {order}, {scope}); }}\n")
+                expected_spaces = ["__global", "__local", "__private"] if space else [""]
+                for strength in ("strong", "weak"):
+                    for es in expected_spaces:
+                        e = f"{es} {t} *expected".strip()
+                        if suffix == "":
+                            params, orders = "", f"{DEFAULT_ORDER}, {DEFAULT_ORDER}"
+                        else:
+                            params = ", memory_order success, memory_order failure"
+                            params += ", memory_scope scope" if scope == "scope" else ""
+                            orders = "success, failure"
+                        out.append(f"OVLD bool atomic_compare_exchange_{strength}{suffix}({o}, {e}, "
+                                   f"{t} desired{params}) {{\n"
+                                   f"  return __opencl_atomic_compare_exchange_{strength}(obj, expected, "
+                                   f"desired, {orders}, {scope});\n}}\n")
+            for t in INTEGER:
+                o = obj(t)
+                for op in ("add", "sub", "or", "xor", "and", "min", "max"):
+                    out.append(f"OVLD {t} atomic_fetch_{op}{suffix}({o}, {t} v{extra}) "
+                               f"{{ return __opencl_atomic_fetch_{op}(obj, v, {order}, {scope}); }}\n")
+            # atomic_uintptr_t with a ptrdiff_t operand.
+            for op in ("add", "sub"):
+                out.append(f"OVLD ulong atomic_fetch_{op}{suffix}({obj('ulong')}, long v{extra}) "
+                           f"{{ return __opencl_atomic_fetch_{op}(obj, (ulong)v, {order}, {scope}); }}\n")
+            if space:
+                # The OpenCL C 2.0 header's atomic_intptr_t/uintptr_t mixes in named spaces.
+                for obj_t, v_t in (("long", "ulong"), ("ulong", "long")):
+                    for op in ("or", "xor", "and", "min", "max"):
+                        out.append(f"OVLD {obj_t} atomic_fetch_{op}{suffix}({obj(obj_t)}, {v_t} v{extra}) "
+                                   f"{{ return __opencl_atomic_fetch_{op}(obj, ({obj_t})v, {order}, {scope}); }}\n")
+            f = f"volatile {space} atomic_flag *obj".replace("  ", " ").strip()
+            out.append(f"OVLD bool atomic_flag_test_and_set{suffix}({f}{extra}) "
+                       f"{{ return __opencl_atomic_exchange((volatile {space} atomic_int *)obj, 1, {order}, {scope}) != 0; }}\n")
+            out.append(f"OVLD void atomic_flag_clear{suffix}({f}{extra}) "
+                       f"{{ __opencl_atomic_store((volatile {space} atomic_int *)obj, 0, {order}, {scope}); }}\n")
+    return "".join(out)
+
+
+def files():
+    return {"atomics_legacy.cl": legacy(), "atomics_c11.cl": c11()}

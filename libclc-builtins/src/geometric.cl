@@ -1,0 +1,120 @@
+// Geometric builtins (6.15.5) for float and double scalars and 2, 3 and 4 components.
+// float lengths are computed in double (no overflow, one rounding); double lengths scale
+// the vector by a power of two first so the sum of squares cannot overflow or underflow.
+#include "builtin_support.h"
+
+#define SUM_2(v) ((v).x + (v).y)
+#define SUM_3(v) ((v).x + (v).y + (v).z)
+#define SUM_4(v) (((v).x + (v).y) + ((v).z + (v).w))
+#define DEFINE_DOT(T, N, V)                                                         \
+  OVLD T dot(V a, V b) { V p = a * b; return SUM_##N(p); }
+#define DEFINE_DOT_SCALAR(T) OVLD T dot(T a, T b) { return a * b; }
+
+DEFINE_DOT_SCALAR(float) DEFINE_DOT_SCALAR(double)
+DEFINE_DOT(float, 2, float2) DEFINE_DOT(float, 3, float3) DEFINE_DOT(float, 4, float4)
+DEFINE_DOT(double, 2, double2) DEFINE_DOT(double, 3, double3) DEFINE_DOT(double, 4, double4)
+
+OVLD float4 cross(float4 a, float4 b) {
+  return (float4)(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x, 0.0f);
+}
+OVLD float3 cross(float3 a, float3 b) {
+  return (float3)(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+OVLD double4 cross(double4 a, double4 b) {
+  return (double4)(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x, 0.0);
+}
+OVLD double3 cross(double3 a, double3 b) {
+  return (double3)(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+
+static double float_sum_of_squares(double4 p) { double4 q = p * p; return SUM_4(q); }
+
+// Largest |component| as a power-of-two exponent, for scaling doubles.
+static int double_scale(double4 p, double *largest) {
+  double m = __builtin_reduce_max(__builtin_elementwise_abs(p));
+  *largest = m;
+  return (m == 0 || isinf(m) || isnan(m)) ? 0 : ilogb(m);
+}
+
+// Every width funnels through the 4-component version with zero padding, which changes
+// neither lengths nor dot products.
+#define FLOAT_AS_D4(p, N) __builtin_convertvector(PAD_##N(p), double4)
+#define PAD_1(p) (float4)(p, 0.0f, 0.0f, 0.0f)
+#define PAD_2(p) (float4)(p, 0.0f, 0.0f)
+#define PAD_3(p) (float4)(p, 0.0f)
+#define PAD_4(p) (p)
+#define DPAD_1(p) (double4)(p, 0.0, 0.0, 0.0)
+#define DPAD_2(p) (double4)(p, 0.0, 0.0)
+#define DPAD_3(p) (double4)(p, 0.0)
+#define DPAD_4(p) (p)
+
+static float float_length4(double4 p) {
+  double m = __builtin_reduce_max(__builtin_elementwise_abs(p));
+  if (isinf(m)) return INFINITY;
+  return (float)__builtin_sqrt(float_sum_of_squares(p));
+}
+
+static double double_length4(double4 p) {
+  double m;
+  int e = double_scale(p, &m);
+  if (m == 0 || isinf(m) || isnan(m)) return m;
+  double4 s = p * ldexp(1.0, -e);
+  double4 q = s * s;
+  return ldexp(__builtin_sqrt(SUM_4(q)), e);
+}
+
+// normalize: all-zero vectors are returned unchanged; with infinite components, those
+// become +-1 and the finite ones 0 before normalizing.
+static double4 normalize_direction(double4 p, double *largest) {
+  double m = __builtin_reduce_max(__builtin_elementwise_abs(p));
+  *largest = m;
+  if (isinf(m)) {
+    long4 inf = isinf(p);
+    p = select(0.0 * p, copysign((double4)1.0, p), inf);
+  }
+  return p;
+}
+
+#define DEFINE_GEOMETRIC_FLOAT(N, V)                                                \
+  OVLD float length(V p) { return float_length4(FLOAT_AS_D4(p, N)); }               \
+  OVLD float distance(V a, V b) { return length(a - b); }                           \
+  OVLD float fast_length(V p) { return half_sqrt(dot(p, p)); }                      \
+  OVLD float fast_distance(V a, V b) { return fast_length(a - b); }                 \
+  OVLD V fast_normalize(V p) {                                                      \
+    float d = dot(p, p);                                                            \
+    return d == 0.0f ? p : p * half_rsqrt(d);                                       \
+  }                                                                                 \
+  OVLD V normalize(V p) {                                                           \
+    double m;                                                                       \
+    double4 d = normalize_direction(FLOAT_AS_D4(p, N), &m);                         \
+    if (m == 0) return p;                                                           \
+    double4 r = d / __builtin_sqrt(float_sum_of_squares(d));                        \
+    return TAKE_##N(__builtin_convertvector(r, float4));                            \
+  }
+
+#define DEFINE_GEOMETRIC_DOUBLE(N, V)                                               \
+  OVLD double length(V p) { return double_length4(DPAD_##N(p)); }                   \
+  OVLD double distance(V a, V b) { return length(a - b); }                          \
+  OVLD V normalize(V p) {                                                           \
+    double m;                                                                       \
+    double4 d = normalize_direction(DPAD_##N(p), &m);                               \
+    if (m == 0) return p;                                                           \
+    double4 s = d * ldexp(1.0, -ilogb(__builtin_reduce_max(__builtin_elementwise_abs(d)))); \
+    double4 q = s * s;                                                              \
+    double4 r = s / __builtin_sqrt(SUM_4(q));                                       \
+    return TAKE_##N(r);                                                             \
+  }
+
+#define TAKE_1(v) (v).x
+#define TAKE_2(v) (v).xy
+#define TAKE_3(v) (v).xyz
+#define TAKE_4(v) (v)
+
+DEFINE_GEOMETRIC_FLOAT(1, float)
+DEFINE_GEOMETRIC_FLOAT(2, float2)
+DEFINE_GEOMETRIC_FLOAT(3, float3)
+DEFINE_GEOMETRIC_FLOAT(4, float4)
+DEFINE_GEOMETRIC_DOUBLE(1, double)
+DEFINE_GEOMETRIC_DOUBLE(2, double2)
+DEFINE_GEOMETRIC_DOUBLE(3, double3)
+DEFINE_GEOMETRIC_DOUBLE(4, double4)

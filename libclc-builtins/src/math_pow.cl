@@ -1,0 +1,58 @@
+// pow, pown, powr and rootn (6.15.2) for scalar float and double.
+#include "builtin_support.h"
+
+OVLD float pow(float x, float y) { return Sleef_powf_u10(x, y); }
+OVLD double pow(double x, double y) { return Sleef_pow_u10(x, y); }
+
+// An int exponent converts to double exactly, so pow's special cases are pown's.
+OVLD float pown(float x, int n) { return (float)Sleef_pow_u10((double)x, (double)n); }
+OVLD double pown(double x, int n) { return Sleef_pow_u10(x, (double)n); }
+
+// powr is pow restricted to x >= 0, with its own special cases (spec 7.5.1).
+#define DEFINE_POWR(T, POW)                                                     \
+  OVLD T powr(T x, T y) {                                                       \
+    if (isnan(x) || isnan(y) || x < 0) return (T)NAN;                           \
+    if (x == 0) {                                                               \
+      if (y == 0) return (T)NAN;                                                \
+      return y < 0 ? (T)INFINITY : (T)0;                                        \
+    }                                                                           \
+    if (isinf(x)) {                                                             \
+      if (y == 0) return (T)NAN;                                                \
+      return y < 0 ? (T)0 : (T)INFINITY;                                        \
+    }                                                                           \
+    if (x == 1) return isinf(y) ? (T)NAN : (T)1;                                \
+    return POW(x, y);                                                           \
+  }
+DEFINE_POWR(float, Sleef_powf_u10)
+DEFINE_POWR(double, Sleef_pow_u10)
+
+// rootn: the float version works in double, where 1/n's rounding error is harmless.
+OVLD float rootn(float x, int n) {
+  if (n == 0 || isnan(x)) return NAN;
+  bool odd = (n & 1) != 0;
+  if (x < 0 && !odd) return NAN;
+  double r = Sleef_pow_u10(fabs((double)x), 1.0 / (double)n);
+  return (float)(odd ? copysign(r, (double)x) : r);
+}
+
+// In double, pow(|x|, 1/n) is off by |log x / n| * 2^-53 relative (up to ~200 ulp) because
+// 1/n is rounded, so one Newton step on r^n = |x| corrects it.
+OVLD double rootn(double x, int n) {
+  if (n == 0 || isnan(x)) return NAN;
+  bool odd = (n & 1) != 0;
+  if (x < 0 && !odd) return NAN;
+  double ax = fabs(x);
+  double r;
+  if (ax == 0 || isinf(ax)) r = Sleef_pow_u10(ax, 1.0 / (double)n);
+  else if (n == 1) r = ax;
+  else if (n == 2) r = __builtin_sqrt(ax);
+  else if (n == -1) r = 1.0 / ax;
+  else {
+    r = Sleef_pow_u10(ax, 1.0 / (double)n);
+    if (isnormal(r) && isnormal(ax)) {
+      double q = Sleef_pow_u10(r, (double)n) / ax;
+      if (isfinite(q)) r -= r * ((q - 1.0) / (double)n);
+    }
+  }
+  return odd ? copysign(r, x) : r;
+}

@@ -1,0 +1,104 @@
+#include "platform/compiler/frontend.h"
+
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/CodeGen/CodeGenAction.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/VirtualFileSystem.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace cucl::compiler {
+namespace {
+
+// The program and its embedded headers live in an in-memory folder of this name, laid
+// over the real file system so that -I folders still work.
+constexpr std::string_view kProgramFolder = "/cucl-program/";
+constexpr std::string_view kProgramFile = "program.cl";
+
+std::string without_program_folder(std::string log) {
+  for (size_t at = log.find(kProgramFolder); at != std::string::npos; at = log.find(kProgramFolder, at)) {
+    log.erase(at, kProgramFolder.size());
+  }
+  return log;
+}
+
+std::vector<std::string> clang_arguments(const FrontendRequest& request, const backend::DeviceDescription& device) {
+  const std::string resource_dir = CUCL_CLANG_RESOURCE_DIR;
+  std::vector<std::string> args = {"-triple", device.compiler.triple};
+  args.insert(args.end(), device.compiler.clang_args.begin(), device.compiler.clang_args.end());
+  args.insert(args.end(), {"-resource-dir", resource_dir, "-internal-isystem", resource_dir + "/include",
+                           "-finclude-default-header", "-fdeclare-opencl-builtins", opencl_extensions_flag(device),
+                           "-cl-std=" + request.cl_std, "-cl-kernel-arg-info", "-fno-caret-diagnostics"});
+  // Optimisation happens after the builtins are linked (in the backend): the front end
+  // only sets the level, which decides the metadata later passes rely on.
+  if (request.optimize) {
+    args.insert(args.end(), {"-O2", "-disable-llvm-passes"});
+  } else {
+    args.insert(args.end(), {"-O0", "-disable-O0-optnone", "-disable-llvm-passes"});
+  }
+  args.insert(args.end(), request.user_args.begin(), request.user_args.end());
+  args.insert(args.end(), {"-x", "cl", std::string(kProgramFolder) + std::string(kProgramFile)});
+  return args;
+}
+
+}  // namespace
+
+std::string opencl_extensions_flag(const backend::DeviceDescription& device) {
+  std::string flag = "-cl-ext=-all";
+  for (const auto& extension : device.extensions) flag += ",+" + extension.name;
+  for (const auto& feature : device.opencl_c_features) flag += ",+" + feature.name;
+  return flag;
+}
+
+FrontendResult compile_opencl_c(const FrontendRequest& request, const backend::DeviceDescription& device) {
+  FrontendResult result;
+  llvm::raw_string_ostream log(result.log);
+
+  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diagnostic_options = new clang::DiagnosticOptions();
+  diagnostic_options->ShowColors = false;
+  auto* printer = new clang::TextDiagnosticPrinter(log, diagnostic_options.get());
+
+  const std::vector<std::string> args = clang_arguments(request, device);
+  std::vector<const char*> argv;
+  for (const std::string& arg : args) argv.push_back(arg.c_str());
+
+  auto files = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  files->addFile(std::string(kProgramFolder) + std::string(kProgramFile), 0,
+                 llvm::MemoryBuffer::getMemBufferCopy(request.source));
+  for (const EmbeddedHeader& header : request.headers) {
+    files->addFile(std::string(kProgramFolder) + header.name, 0, llvm::MemoryBuffer::getMemBufferCopy(header.text));
+  }
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::createPhysicalFileSystem());
+  overlay->pushOverlay(files);
+
+  clang::CompilerInstance compiler;
+  compiler.createDiagnostics(printer, /*ShouldOwnClient=*/true);
+  if (!clang::CompilerInvocation::CreateFromArgs(compiler.getInvocation(), argv, compiler.getDiagnostics())) {
+    log.flush();
+    result.log = without_program_folder(std::move(result.log));
+    if (result.log.empty()) result.log = "error: the compiler rejected the build options\n";
+    return result;
+  }
+  compiler.createFileManager(overlay);
+
+  llvm::LLVMContext context;
+  clang::EmitLLVMOnlyAction action(&context);
+  const bool ok = compiler.ExecuteAction(action);
+  std::unique_ptr<llvm::Module> module = ok ? action.takeModule() : nullptr;
+  log.flush();
+  result.log = without_program_folder(std::move(result.log));
+  if (!module) return result;
+
+  llvm::raw_string_ostream bitcode(result.bitcode);
+  llvm::WriteBitcodeToFile(*module, bitcode);
+  bitcode.flush();
+  result.ok = true;
+  return result;
+}
+
+}  // namespace cucl::compiler

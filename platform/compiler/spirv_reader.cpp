@@ -1,0 +1,75 @@
+#include "platform/compiler/spirv_reader.h"
+
+#include <LLVMSPIRVLib/LLVMSPIRVLib.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <cstring>
+#include <sstream>
+
+namespace cucl::compiler {
+namespace {
+
+constexpr uint32_t kSpirvMagic = 0x07230203;
+
+std::istringstream stream_of(std::string_view il) { return std::istringstream(std::string(il)); }
+
+bool has_spirv_header(std::string_view il) {
+  if (il.size() < 20 || il.size() % 4 != 0) return false;
+  uint32_t magic = 0;
+  std::memcpy(&magic, il.data(), sizeof magic);
+  return magic == kSpirvMagic;
+}
+
+SPIRV::TranslatorOpts translator_options() {
+  SPIRV::TranslatorOpts options;
+  options.enableAllExtensions();
+  return options;
+}
+
+}  // namespace
+
+bool is_readable_spirv(std::string_view il) {
+  if (!has_spirv_header(il)) return false;
+  // The translator's module type is not public, so a full translation is the check.
+  return translate_spirv(il, {}).ok;
+}
+
+std::map<uint32_t, uint32_t> specialization_constant_sizes(std::string_view il) {
+  std::map<uint32_t, uint32_t> sizes;
+  if (!has_spirv_header(il)) return sizes;
+  auto stream = stream_of(il);
+  std::vector<llvm::SpecConstInfoTy> constants;
+  if (!llvm::getSpecConstInfo(stream, constants)) return sizes;
+  for (auto [id, size] : constants) sizes[id] = size;
+  return sizes;
+}
+
+FrontendResult translate_spirv(std::string_view il, const SpecializationConstants& constants) {
+  FrontendResult result;
+  if (!has_spirv_header(il)) {
+    result.log = "error: the IL is not a SPIR-V module\n";
+    return result;
+  }
+  SPIRV::TranslatorOpts options = translator_options();
+  for (auto [id, value] : constants) options.setSpecConst(id, value);
+  auto stream = stream_of(il);
+  llvm::LLVMContext context;
+  llvm::Module* module = nullptr;
+  std::string error;
+  if (!llvm::readSpirv(context, options, stream, module, error) || !module) {
+    result.log = "error: the SPIR-V module could not be translated: " + error + "\n";
+    delete module;
+    return result;
+  }
+  std::unique_ptr<llvm::Module> owned(module);
+  llvm::raw_string_ostream bitcode(result.bitcode);
+  llvm::WriteBitcodeToFile(*owned, bitcode);
+  bitcode.flush();
+  result.ok = true;
+  return result;
+}
+
+}  // namespace cucl::compiler

@@ -1,0 +1,7 @@
+#include "platform/error.h"
+
+namespace cucl {
+
+const char* Error::what() const noexcept { return "OpenCL error"; }
+
+}  // namespace cucl

@@ -1,0 +1,257 @@
+#include "platform/program_build.h"
+
+#include <algorithm>
+
+#include "platform/compiler/compile_cache.h"
+#include "platform/compiler/frontend.h"
+#include "platform/compiler/ir_linker.h"
+#include "platform/compiler/program_binary.h"
+#include "platform/compiler/spirv_reader.h"
+#include "platform/error.h"
+#include "platform/lookup.h"
+#include "platform/platform.h"
+#include "platform/program_codegen.h"
+
+namespace cucl {
+namespace {
+
+using compiler::BuildOptions;
+using compiler::OptionsUse;
+
+// "CL1.2" for CL_MAKE_VERSION(1, 2, 0). Without -cl-std the specification compiles as
+// OpenCL C 1.2 (the highest 1.x version), whatever newer versions the device has.
+std::string cl_std_name(const BuildOptions& options) {
+  const cl_version version = options.cl_std.value_or(CL_MAKE_VERSION(1, 2, 0));
+  return "CL" + std::to_string(CL_VERSION_MAJOR(version)) + "." + std::to_string(CL_VERSION_MINOR(version));
+}
+
+bool device_accepts(const Device& device, const BuildOptions& options) {
+  if (!options.cl_std) return true;
+  for (const auto& version : device.description().opencl_c_all_versions) {
+    if (CL_VERSION_MAJOR(version.version) == CL_VERSION_MAJOR(*options.cl_std) &&
+        CL_VERSION_MINOR(version.version) == CL_VERSION_MINOR(*options.cl_std)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool needs_uniform_work_groups(const BuildOptions& options) {
+  return options.uniform_work_group_size || CL_VERSION_MAJOR(options.cl_std.value_or(CL_MAKE_VERSION(1, 2, 0))) < 2;
+}
+
+ProgramBuild fresh_build(const BuildOptions& options) {
+  ProgramBuild build;
+  build.options = options.text;
+  build.kernel_arg_info = options.kernel_arg_info;
+  build.uniform_work_groups = needs_uniform_work_groups(options);
+  return build;
+}
+
+compiler::ProgramBinary as_binary(const Device& device, const ProgramBuild& build) {
+  compiler::ProgramBinary binary;
+  binary.type = build.binary_type;
+  binary.target = device.description().compiler.code_target;
+  binary.options = build.options;
+  binary.ir = build.ir;
+  binary.native = build.native;
+  binary.kernel_arg_info = build.kernel_arg_info;
+  return binary;
+}
+
+bool front_end(Device& device, ProgramBuild& build, std::string_view source, const BuildOptions& options,
+               std::vector<compiler::EmbeddedHeader> headers) {
+  compiler::FrontendRequest request;
+  request.source = source;
+  request.headers = std::move(headers);
+  request.user_args = options.clang_args;
+  request.cl_std = cl_std_name(options);
+  request.optimize = !options.opt_disable;
+  compiler::FrontendResult result = compiler::compile_opencl_c(request, device.description());
+  build.log += result.log;
+  if (!result.ok) {
+    build.status = CL_BUILD_ERROR;
+    return false;
+  }
+  build.ir = std::move(result.bitcode);
+  return true;
+}
+
+// One device's clBuildProgram of a source program, through the cache.
+bool build_source(Program& program, Device& device, ProgramBuild& build, const BuildOptions& options) {
+  const compiler::CompileCache& cache = Platform::instance().compile_cache();
+  const std::string key = build_cache_key(device, "source", options.text, program.source());
+  if (auto cached = cache.load(key)) {
+    try {
+      auto binary = compiler::deserialize(reinterpret_cast<const unsigned char*>(cached->data()), cached->size());
+      build.ir = std::move(binary.ir);
+      build.native = std::move(binary.native);
+      build.log = "note: the compiled program came from the cache\n";
+      if (load_executable(device, build)) return true;
+    } catch (const Error&) {
+    }
+    build = fresh_build(options);  // a damaged entry is rebuilt and overwritten
+  }
+  if (!front_end(device, build, program.source(), options, {})) return false;
+  if (!make_executable(device, build, codegen_options(options))) return false;
+  const auto bytes = compiler::serialize(as_binary(device, build));
+  cache.store(key, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  return true;
+}
+
+bool build_il(Program& program, Device& device, ProgramBuild& build, const BuildOptions& options) {
+  compiler::FrontendResult translated = compiler::translate_spirv(program.il(), program.specialization_constants());
+  build.log += translated.log;
+  if (!translated.ok) {
+    build.status = CL_BUILD_ERROR;
+    return false;
+  }
+  build.ir = std::move(translated.bitcode);
+  build.uniform_work_groups = options.uniform_work_group_size;
+  return make_executable(device, build, codegen_options(options));
+}
+
+bool build_binary(Device& device, ProgramBuild& build, const ProgramBuild& given, const BuildOptions& options) {
+  build.ir = given.ir;
+  build.kernel_arg_info = given.kernel_arg_info;
+  if (given.binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE && !given.native.empty()) {
+    build.native = given.native;
+    if (load_executable(device, build)) return true;
+    build.native.clear();
+  }
+  if (build.ir.empty()) {
+    build.log += "error: the binary holds no code this device can use\n";
+    build.status = CL_BUILD_ERROR;
+    return false;
+  }
+  return make_executable(device, build, codegen_options(options));
+}
+
+}  // namespace
+
+std::vector<Device*> build_devices(const Program& program, cl_uint num_devices, const cl_device_id* device_list) {
+  check((num_devices == 0) == (device_list == nullptr), CL_INVALID_VALUE);
+  if (!device_list) return program.devices();
+  std::vector<Device*> devices;
+  for (cl_uint i = 0; i < num_devices; ++i) {
+    Device* device = lookup<Device>(device_list[i]).get();
+    check(program.has_device(device), CL_INVALID_DEVICE);
+    devices.push_back(device);
+  }
+  return devices;
+}
+
+void build_program(Program& program, const std::vector<Device*>& devices, const char* options_text) {
+  const BuildOptions options = compiler::parse_build_options(options_text ? options_text : "", OptionsUse::Build);
+  for (Device* device : devices) {
+    check(device->description().compiler_available || program.origin() == Program::Origin::Binary,
+          CL_COMPILER_NOT_AVAILABLE);
+    check(device_accepts(*device, options), CL_INVALID_BUILD_OPTIONS);
+    if (program.origin() == Program::Origin::Binary) {
+      check(program.build_of(*device).binary_type != CL_PROGRAM_BINARY_TYPE_NONE, CL_INVALID_BINARY);
+    }
+  }
+  program.begin_build();
+  bool all_built = true;
+  try {
+    for (Device* device : devices) {
+      const ProgramBuild given = program.build_of(*device);
+      ProgramBuild build = fresh_build(options);
+      build.status = CL_BUILD_IN_PROGRESS;
+      program.set_build(*device, build);
+      bool built = false;
+      switch (program.origin()) {
+        case Program::Origin::Source: built = build_source(program, *device, build, options); break;
+        case Program::Origin::IL: built = build_il(program, *device, build, options); break;
+        case Program::Origin::Binary:
+        case Program::Origin::Linked: built = build_binary(*device, build, given, options); break;
+      }
+      if (!built) build.status = CL_BUILD_ERROR;
+      all_built = all_built && built;
+      program.set_build(*device, std::move(build));
+    }
+  } catch (...) {
+    program.end_build();
+    throw;
+  }
+  program.end_build();
+  check(all_built, CL_BUILD_PROGRAM_FAILURE);
+}
+
+void compile_program(Program& program, const std::vector<Device*>& devices, const char* options_text,
+                     const std::vector<std::pair<std::string, Ref<Program>>>& headers) {
+  const BuildOptions options = compiler::parse_build_options(options_text ? options_text : "", OptionsUse::Compile);
+  check(program.origin() == Program::Origin::Source, CL_INVALID_OPERATION);
+  std::vector<compiler::EmbeddedHeader> embedded;
+  for (const auto& [name, header] : headers) embedded.push_back({name, header->source()});
+  for (Device* device : devices) {
+    check(device->description().compiler_available, CL_COMPILER_NOT_AVAILABLE);
+    check(device_accepts(*device, options), CL_INVALID_COMPILER_OPTIONS);
+  }
+  program.begin_build();
+  bool all_compiled = true;
+  for (Device* device : devices) {
+    ProgramBuild build = fresh_build(options);
+    bool compiled = false;
+    try {
+      compiled = front_end(*device, build, program.source(), options, embedded);
+    } catch (...) {
+      program.end_build();
+      throw;
+    }
+    if (compiled) {
+      build.binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+      build.status = CL_BUILD_SUCCESS;
+    }
+    all_compiled = all_compiled && compiled;
+    program.set_build(*device, std::move(build));
+  }
+  program.end_build();
+  check(all_compiled, CL_COMPILE_PROGRAM_FAILURE);
+}
+
+Ref<Program> link_programs(Ref<Context> context, const std::vector<Device*>& devices, const char* options_text,
+                           const std::vector<Ref<Program>>& inputs, cl_int& link_error) {
+  const BuildOptions options = compiler::parse_build_options(options_text ? options_text : "", OptionsUse::Link);
+  for (Device* device : devices) {
+    check(device->description().linker_available, CL_LINKER_NOT_AVAILABLE);
+    for (const Ref<Program>& input : inputs) {
+      const cl_program_binary_type type = input->build_of(*device).binary_type;
+      check(type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT || type == CL_PROGRAM_BINARY_TYPE_LIBRARY,
+            CL_INVALID_OPERATION);
+    }
+  }
+  auto program = make<Program>(context, Program::Origin::Linked, devices, std::string(), std::string());
+  link_error = CL_SUCCESS;
+  for (Device* device : devices) {
+    ProgramBuild build = fresh_build(options);
+    std::vector<ProgramBuild> objects;
+    for (const Ref<Program>& input : inputs) objects.push_back(input->build_of(*device));
+    std::vector<std::string_view> bitcodes;
+    for (const ProgramBuild& object : objects) {
+      bitcodes.push_back(object.ir);
+      build.kernel_arg_info = build.kernel_arg_info || object.kernel_arg_info;
+      build.uniform_work_groups = build.uniform_work_groups && object.uniform_work_groups;
+    }
+    compiler::LinkResult linked = compiler::link_modules(bitcodes);
+    build.log += linked.log;
+    bool ok = linked.ok;
+    if (ok) {
+      build.ir = std::move(linked.bitcode);
+      if (options.create_library) {
+        build.binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+        build.status = CL_BUILD_SUCCESS;
+      } else {
+        ok = make_executable(*device, build, codegen_options(options));
+      }
+    }
+    if (!ok) {
+      build.status = CL_BUILD_ERROR;
+      link_error = CL_LINK_PROGRAM_FAILURE;
+    }
+    program->set_build(*device, std::move(build));
+  }
+  return program;
+}
+
+}  // namespace cucl

@@ -1,0 +1,18 @@
+// The clCreateProgramWith* rules: what each accepts and the program it makes.
+#pragma once
+
+#include <vector>
+
+#include "platform/program.h"
+
+namespace cucl {
+
+Ref<Program> create_program_with_source(Ref<Context> context, cl_uint count, const char** strings,
+                                        const size_t* lengths);
+Ref<Program> create_program_with_il(Ref<Context> context, const void* il, size_t length);
+// Writes each device's status to `binary_status` (when given) before any error is thrown.
+Ref<Program> create_program_with_binary(Ref<Context> context, cl_uint num_devices, const cl_device_id* device_list,
+                                        const size_t* lengths, const unsigned char** binaries,
+                                        cl_int* binary_status);
+
+}  // namespace cucl
