@@ -1,6 +1,7 @@
 #include "backends/printf_format.h"
 
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -75,7 +76,6 @@ std::string format_integer(const Conversion& c, const char* at, unsigned bytes) 
   if (c.length == "hh") target = 1;
   else if (c.length == "h") target = 2;
   else if (c.length == "l" || c.length == "ll") target = 8;
-  if (c.vector_width > 1 && c.length.empty()) target = bytes;
   const bool is_signed = c.specifier == 'd' || c.specifier == 'i';
   const std::string spec = "%" + c.flags_width_precision + "ll" + c.specifier;
   if (c.specifier == 'c') return snprintf_string("%" + c.flags_width_precision + "c", static_cast<int>(static_cast<unsigned char>(raw)));
@@ -87,8 +87,19 @@ std::string format_integer(const Conversion& c, const char* at, unsigned bytes) 
   return snprintf_string(spec, static_cast<unsigned long long>(value));
 }
 
+double half_to_double(uint16_t bits) {
+  const int exponent = (bits >> 10) & 0x1f;
+  const int mantissa = bits & 0x3ff;
+  double magnitude = exponent == 0    ? std::ldexp(mantissa, -24)
+                     : exponent == 31 ? (mantissa ? NAN : INFINITY)
+                                      : std::ldexp(mantissa + 1024, exponent - 25);
+  return (bits & 0x8000) ? -magnitude : magnitude;
+}
+
 std::string format_float(const Conversion& c, const char* at, unsigned bytes) {
-  const double value = bytes == 4 ? static_cast<double>(read<float>(at)) : read<double>(at);
+  const double value = bytes == 2   ? half_to_double(read<uint16_t>(at))
+                       : bytes == 4 ? static_cast<double>(read<float>(at))
+                                    : read<double>(at);
   return snprintf_string("%" + c.flags_width_precision + c.specifier, value);
 }
 
@@ -102,17 +113,26 @@ std::string format_argument(const Conversion& c, const PrintfArgument& argument,
     return {};
   }
   if (c.specifier == 'p') return snprintf_string("%" + c.flags_width_precision + "p", read<void*>(at));
+  const bool floating = std::strchr("fFeEgGaA", c.specifier) != nullptr;
+  if (c.vector_width <= 1) {
+    if (floating) return argument.kind == PrintfArgument::Kind::Float ? format_float(c, at, argument.element_bytes) : "";
+    return format_integer(c, at, argument.element_bytes);
+  }
+  // A vector. Its elements are read as the conversion says: the ABI may have passed a small
+  // vector as one integer or double (x86-64 does), so the argument's own type says little.
+  unsigned element_bytes = floating ? 4 : argument.element_bytes;
+  if (c.length == "hh") element_bytes = 1;
+  else if (c.length == "h") element_bytes = 2;
+  else if (c.length == "hl") element_bytes = 4;
+  else if (c.length == "l") element_bytes = 8;
+  if (element_bytes * c.vector_width > argument.element_bytes * argument.width) return {};
+  Conversion element = c;
+  element.length = element_bytes == 8 ? "l" : element_bytes == 2 ? "h" : element_bytes == 1 ? "hh" : "";
   std::string text;
-  const unsigned width = std::max<unsigned>(1, argument.width);
-  for (unsigned e = 0; e < width; ++e) {
+  for (unsigned e = 0; e < c.vector_width; ++e) {
     if (e) text += ',';
-    const char* element = at + e * argument.element_bytes;
-    if (std::strchr("fFeEgGaA", c.specifier)) {
-      text += argument.kind == PrintfArgument::Kind::Float ? format_float(c, element, argument.element_bytes)
-                                                           : std::string();
-    } else {
-      text += format_integer(c, element, argument.element_bytes);
-    }
+    const char* value = at + e * element_bytes;
+    text += floating ? format_float(element, value, element_bytes) : format_integer(element, value, element_bytes);
   }
   return text;
 }

@@ -143,8 +143,12 @@ void describe_host_compiler(DeviceDescription& d) {
                          {v3, "__opencl_c_atomic_order_seq_cst"},
                          {v3, "__opencl_c_atomic_scope_device"},
                          {v3, "__opencl_c_atomic_scope_all_devices"}};
+  // SPIR-V through the SPIRV-LLVM-Translator 15 (platform/compiler/spirv_reader.cpp).
+  d.ils = {{CL_MAKE_VERSION(1, 0, 0), "SPIR-V"}, {CL_MAKE_VERSION(1, 1, 0), "SPIR-V"},
+           {CL_MAKE_VERSION(1, 2, 0), "SPIR-V"}};
   const cl_version v1 = CL_MAKE_VERSION(1, 0, 0);
   d.extensions = {{v1, "cl_khr_extended_versioning"},
+                  {v1, "cl_khr_il_program"},
                   {v1, "cl_khr_fp64"},
                   {v1, "cl_khr_byte_addressable_store"},
                   {v1, "cl_khr_global_int32_base_atomics"},

@@ -1,6 +1,7 @@
 #include "platform/compiler/spirv_reader.h"
 
 #include <LLVMSPIRVLib/LLVMSPIRVLib.h>
+#include <spirv-tools/libspirv.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -23,6 +24,20 @@ bool has_spirv_header(std::string_view il) {
   return magic == kSpirvMagic;
 }
 
+// The translator asserts on malformed modules, so only modules SPIRV-Tools' validator
+// accepts reach it. Returns the validator's message, empty when the module is valid.
+std::string validation_problem(std::string_view il) {
+  spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_5);
+  spv_diagnostic diagnostic = nullptr;
+  const spv_result_t result = spvValidateBinary(context, reinterpret_cast<const uint32_t*>(il.data()), il.size() / 4,
+                                                &diagnostic);
+  std::string problem;
+  if (result != SPV_SUCCESS) problem = diagnostic && diagnostic->error ? diagnostic->error : "invalid SPIR-V module";
+  spvDiagnosticDestroy(diagnostic);
+  spvContextDestroy(context);
+  return problem;
+}
+
 SPIRV::TranslatorOpts translator_options() {
   SPIRV::TranslatorOpts options;
   options.enableAllExtensions();
@@ -39,7 +54,7 @@ bool is_readable_spirv(std::string_view il) {
 
 std::map<uint32_t, uint32_t> specialization_constant_sizes(std::string_view il) {
   std::map<uint32_t, uint32_t> sizes;
-  if (!has_spirv_header(il)) return sizes;
+  if (!has_spirv_header(il) || !validation_problem(il).empty()) return sizes;
   auto stream = stream_of(il);
   std::vector<llvm::SpecConstInfoTy> constants;
   if (!llvm::getSpecConstInfo(stream, constants)) return sizes;
@@ -51,6 +66,10 @@ FrontendResult translate_spirv(std::string_view il, const SpecializationConstant
   FrontendResult result;
   if (!has_spirv_header(il)) {
     result.log = "error: the IL is not a SPIR-V module\n";
+    return result;
+  }
+  if (std::string problem = validation_problem(il); !problem.empty()) {
+    result.log = "error: invalid SPIR-V module: " + problem + "\n";
     return result;
   }
   SPIRV::TranslatorOpts options = translator_options();

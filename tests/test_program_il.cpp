@@ -1,0 +1,198 @@
+// clCreateProgramWithIL: SPIR-V made in the test by clang-15 and llvm-spirv-15 (or
+// assembled by spirv-as), built and run on every device that lists SPIR-V.
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+
+#include "support/kernel_support.h"
+
+using namespace cucl_test;
+
+namespace {
+
+std::string temporary_folder() {
+  char pattern[] = "/tmp/cucl-il-XXXXXX";
+  const char* folder = mkdtemp(pattern);
+  return folder ? folder : "";
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void write_file(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+// OpenCL C -> SPIR-V with the real tools; empty (and a test failure) if they fail.
+std::string spirv_from_opencl_c(const std::string& source) {
+  const std::string folder = temporary_folder();
+  write_file(folder + "/k.cl", source);
+  const std::string command =
+      "clang-15 -cc1 -triple spir64-unknown-unknown -cl-std=CL1.2 -finclude-default-header -fdeclare-opencl-builtins "
+      "-resource-dir $(clang-15 -print-resource-dir) -internal-isystem $(clang-15 -print-resource-dir)/include "
+      "-emit-llvm-bc -O0 -o " + folder + "/k.bc " + folder + "/k.cl && llvm-spirv-15 " + folder + "/k.bc -o " +
+      folder + "/k.spv";
+  EXPECT_EQ(std::system(command.c_str()), 0) << command;
+  std::string il = read_file(folder + "/k.spv");
+  std::system(("rm -rf " + folder).c_str());
+  return il;
+}
+
+std::string spirv_from_assembly(const std::string& assembly) {
+  const std::string folder = temporary_folder();
+  write_file(folder + "/k.spvasm", assembly);
+  const std::string command = "spirv-as --target-env spv1.0 " + folder + "/k.spvasm -o " + folder + "/k.spv";
+  EXPECT_EQ(std::system(command.c_str()), 0) << command;
+  std::string il = read_file(folder + "/k.spv");
+  std::system(("rm -rf " + folder).c_str());
+  return il;
+}
+
+// A kernel that stores specialization constant 7 (a 32-bit integer, default 1) to out[0].
+constexpr const char* kSpecConstantKernel = R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %kernel "spec"
+               OpDecorate %spec SpecId 7
+       %uint = OpTypeInt 32 0
+       %void = OpTypeVoid
+  %ptr_cross = OpTypePointer CrossWorkgroup %uint
+         %fn = OpTypeFunction %void %ptr_cross
+       %spec = OpSpecConstant %uint 1
+     %kernel = OpFunction %void None %fn
+        %out = OpFunctionParameter %ptr_cross
+      %entry = OpLabel
+               OpStore %out %spec Aligned 4
+               OpReturn
+               OpFunctionEnd
+)";
+
+bool lists_spirv(cl_device_id device) {
+  return device_string(device, CL_DEVICE_IL_VERSION).find("SPIR-V_1.0") != std::string::npos;
+}
+
+class ProgramWithIL : public DeviceTest {
+ protected:
+  void SetUp() override {
+    if (!lists_spirv(env.device)) GTEST_SKIP() << "this device lists no SPIR-V";
+  }
+
+  cl_program create(const std::string& il, cl_int expected = CL_SUCCESS) {
+    cl_int status = CL_OUT_OF_RESOURCES;
+    cl_program program = clCreateProgramWithIL(env.context, il.data(), il.size(), &status);
+    EXPECT_EQ(status, expected);
+    return program;
+  }
+};
+
+TEST_P(ProgramWithIL, DeviceReportsSpirvAndTheExtension) {
+  EXPECT_NE(device_string(env.device, CL_DEVICE_EXTENSIONS).find("cl_khr_il_program"), std::string::npos);
+  size_t size = 0;
+  ASSERT_EQ(clGetDeviceInfo(env.device, CL_DEVICE_ILS_WITH_VERSION, 0, nullptr, &size), CL_SUCCESS);
+  std::vector<cl_name_version> ils(size / sizeof(cl_name_version));
+  ASSERT_EQ(clGetDeviceInfo(env.device, CL_DEVICE_ILS_WITH_VERSION, size, ils.data(), nullptr), CL_SUCCESS);
+  ASSERT_FALSE(ils.empty());
+  for (const cl_name_version& il : ils) EXPECT_STREQ(il.name, "SPIR-V");
+}
+
+TEST_P(ProgramWithIL, KernelFromClangAndLlvmSpirvRuns) {
+  const std::string il = spirv_from_opencl_c(R"(
+    kernel void scale(global const float* a, global float* b, float s) {
+      size_t i = get_global_id(0);
+      b[i] = a[i] * s + sqrt(a[i]);
+    })");
+  ASSERT_FALSE(il.empty());
+  cl_program program = create(il);
+  ASSERT_NE(program, nullptr);
+  ASSERT_EQ(clBuildProgram(program, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS)
+      << build_log(program, env.device);
+
+  size_t size = 0;
+  ASSERT_EQ(clGetProgramInfo(program, CL_PROGRAM_IL, 0, nullptr, &size), CL_SUCCESS);
+  std::string reported(size, '\0');
+  ASSERT_EQ(clGetProgramInfo(program, CL_PROGRAM_IL, size, reported.data(), nullptr), CL_SUCCESS);
+  EXPECT_EQ(reported, il);
+
+  cl_int status = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program, "scale", &status);
+  ASSERT_EQ(status, CL_SUCCESS);
+  std::vector<float> input(4096);
+  for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>(i);
+  DeviceBuffer a(env.context, input.size() * sizeof(float), input.data());
+  DeviceBuffer b(env.context, input.size() * sizeof(float));
+  set_args(kernel, a.get(), b.get(), 2.0f);
+  run_1d(env.queue, kernel, input.size());
+  auto output = read_buffer<float>(env.queue, b.get(), input.size());
+  for (size_t i = 0; i < input.size(); ++i) ASSERT_EQ(output[i], input[i] * 2.0f + std::sqrt(input[i])) << i;
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
+TEST_P(ProgramWithIL, SpecializationConstantsApplyAtTheNextBuild) {
+  const std::string il = spirv_from_assembly(kSpecConstantKernel);
+  ASSERT_FALSE(il.empty());
+  cl_program program = create(il);
+  ASSERT_NE(program, nullptr);
+  const cl_uint value = 42;
+  const cl_ulong wide = 42;
+  EXPECT_EQ(clSetProgramSpecializationConstant(program, 8, sizeof value, &value), CL_INVALID_SPEC_ID);
+  EXPECT_EQ(clSetProgramSpecializationConstant(program, 7, sizeof wide, &wide), CL_INVALID_VALUE);
+  EXPECT_EQ(clSetProgramSpecializationConstant(program, 7, sizeof value, nullptr), CL_INVALID_VALUE);
+  ASSERT_EQ(clSetProgramSpecializationConstant(program, 7, sizeof value, &value), CL_SUCCESS);
+  ASSERT_EQ(clBuildProgram(program, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS)
+      << build_log(program, env.device);
+  cl_int status = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program, "spec", &status);
+  ASSERT_EQ(status, CL_SUCCESS);
+  DeviceBuffer out(env.context, sizeof(cl_uint));
+  set_args(kernel, out.get());
+  run_1d(env.queue, kernel, 1);
+  EXPECT_EQ(read_buffer<cl_uint>(env.queue, out.get(), 1)[0], 42u);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
+TEST_P(ProgramWithIL, DefaultSpecializationValueWithoutASetting) {
+  cl_program program = create(spirv_from_assembly(kSpecConstantKernel));
+  ASSERT_NE(program, nullptr);
+  ASSERT_EQ(clBuildProgram(program, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS);
+  cl_int status = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program, "spec", &status);
+  ASSERT_EQ(status, CL_SUCCESS);
+  DeviceBuffer out(env.context, sizeof(cl_uint));
+  set_args(kernel, out.get());
+  run_1d(env.queue, kernel, 1);
+  EXPECT_EQ(read_buffer<cl_uint>(env.queue, out.get(), 1)[0], 1u);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
+TEST_P(ProgramWithIL, MalformedIntermediateLanguageIsInvalidValue) {
+  const std::string not_spirv = "this is not SPIR-V at all";
+  EXPECT_EQ(create(not_spirv, CL_INVALID_VALUE), nullptr);
+  std::string truncated = spirv_from_assembly(kSpecConstantKernel);
+  truncated.resize(truncated.size() / 2 / 4 * 4);
+  EXPECT_EQ(create(truncated, CL_INVALID_VALUE), nullptr);
+  const std::string header_only(20, '\0');
+  EXPECT_EQ(create(header_only, CL_INVALID_VALUE), nullptr);
+  cl_int status = CL_SUCCESS;
+  EXPECT_EQ(clCreateProgramWithIL(env.context, nullptr, 4, &status), nullptr);
+  EXPECT_EQ(status, CL_INVALID_VALUE);
+  EXPECT_EQ(clCreateProgramWithIL(env.context, not_spirv.data(), 0, &status), nullptr);
+  EXPECT_EQ(status, CL_INVALID_VALUE);
+}
+
+TEST_P(ProgramWithIL, SourceProgramsHaveNoIL) {
+  BuiltProgram program(env, "kernel void k() {}");
+  size_t size = 99;
+  ASSERT_EQ(clGetProgramInfo(program.program(), CL_PROGRAM_IL, 0, nullptr, &size), CL_SUCCESS);
+  EXPECT_EQ(size, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryDevice, ProgramWithIL, ::testing::ValuesIn(all_devices()), device_name);
+
+}  // namespace
