@@ -1,6 +1,9 @@
 #include "measurements.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <string>
 
 namespace bench {
 
@@ -12,7 +15,39 @@ __kernel void copy4(__global const float4* in, __global float4* out) {
   size_t i = get_global_id(0);
   out[i] = in[i];
 }
+// 4 independent float4 chains of kMadIterations multiply-adds: 2 * 16 * kMadIterations flops.
+__kernel void mad_chains(__global float* out, float a, float b) {
+  float4 x = (float4)(get_global_id(0), 1.0f, 2.0f, 3.0f);
+  float4 y = x + 0.5f, z = x + 0.25f, w = x + 0.125f;
+  for (int i = 0; i < 256; ++i) {
+    x = mad(x, a, b); y = mad(y, a, b); z = mad(z, a, b); w = mad(w, a, b);
+  }
+  float4 s = x + y + z + w;
+  out[get_global_id(0)] = s.x + s.y + s.z + s.w;
+}
 )CLC";
+constexpr double kMadFlopsPerItem = 2.0 * 16 * 256;
+
+// A small program no cache has seen: the source carries the current time.
+std::string fresh_small_source() {
+  const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
+  return "// " + std::to_string(now) + "\n"
+         "__kernel void saxpy(__global const float* x, __global float* y, float a) {\n"
+         "  size_t i = get_global_id(0);\n"
+         "  y[i] = a * x[i] + y[i];\n"
+         "}\n";
+}
+
+double build_milliseconds(const Session& session, const std::string& source) {
+  cl_device_id device = session.device();
+  const char* text = source.c_str();
+  const auto start = std::chrono::steady_clock::now();
+  cl_int status = CL_SUCCESS;
+  Program program(clCreateProgramWithSource(session.context(), 1, &text, nullptr, &status));
+  check(status, "clCreateProgramWithSource");
+  check(clBuildProgram(program.get(), 1, &device, nullptr, nullptr, nullptr), "clBuildProgram");
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
 
 Program build_program(const Session& session) {
   cl_int status = CL_SUCCESS;
@@ -43,12 +78,27 @@ Kernel create_kernel(cl_program program, const char* name) {
 void measure_kernels(const Session& session, cl_mem src, cl_mem dst, std::size_t bytes,
                      const Settings& settings, Cells& cells) {
   cl_command_queue queue = session.queue();
+
+  // Build times: a program never built before (no cache can hold it), then the same again.
+  const std::string source = fresh_small_source();
+  cells[kBuildFirst].value = build_milliseconds(session, source);
+  cells[kBuildAgain].value = build_milliseconds(session, source);
+
   Program program = build_program(session);
 
-  // Launch latency: one single-work-item launch of an empty kernel, then wait for it.
+  // Enqueue throughput: many launches of an empty kernel, then one clFinish.
   Kernel empty = create_kernel(program.get(), "empty");
   const size_t one = 1;
   double seconds = median_seconds(settings.repetitions, [&] {
+    for (int i = 0; i < settings.enqueue_count; ++i) {
+      BENCH_CL(clEnqueueNDRangeKernel(queue, empty.get(), 1, nullptr, &one, nullptr, 0, nullptr, nullptr));
+    }
+    BENCH_CL(clFinish(queue));
+  });
+  cells[kKernelEnqueue].value = seconds * 1e6 / settings.enqueue_count;
+
+  // Launch latency: one single-work-item launch of an empty kernel, then wait for it.
+  seconds = median_seconds(settings.repetitions, [&] {
     for (int i = 0; i < settings.round_trips; ++i) {
       BENCH_CL(clEnqueueNDRangeKernel(queue, empty.get(), 1, nullptr, &one, nullptr, 0, nullptr, nullptr));
       BENCH_CL(clFinish(queue));
@@ -66,6 +116,20 @@ void measure_kernels(const Session& session, cl_mem src, cl_mem dst, std::size_t
     BENCH_CL(clFinish(queue));
   });
   cells[kKernelCopy].value = 2.0 * bytes / seconds / 1e9;
+
+  // Compute: independent multiply-add chains, enough work-items to fill every compute unit.
+  Kernel mad = create_kernel(program.get(), "mad_chains");
+  const cl_float a = 0.999f, b = 0.001f;
+  BENCH_CL(clSetKernelArg(mad.get(), 0, sizeof dst, &dst));
+  BENCH_CL(clSetKernelArg(mad.get(), 1, sizeof a, &a));
+  BENCH_CL(clSetKernelArg(mad.get(), 2, sizeof b, &b));
+  const auto units = device_value<cl_uint>(session.device(), CL_DEVICE_MAX_COMPUTE_UNITS);
+  const size_t mad_items = std::min<size_t>(bytes / sizeof(cl_float), size_t{units} * 16384);
+  seconds = median_seconds(settings.repetitions, [&] {
+    BENCH_CL(clEnqueueNDRangeKernel(queue, mad.get(), 1, nullptr, &mad_items, nullptr, 0, nullptr, nullptr));
+    BENCH_CL(clFinish(queue));
+  });
+  cells[kComputeFp32].value = kMadFlopsPerItem * static_cast<double>(mad_items) / seconds / 1e9;
 }
 
 }  // namespace bench

@@ -12,8 +12,12 @@ const std::array<Metric, kRowCount> kMetrics = {{
     {"clEnqueueCopyBuffer (read+write bytes)", "GB/s", Better::Higher},
     {"write from pageable host memory (blocking)", "GB/s", Better::Higher},
     {"read to pageable host memory (blocking)", "GB/s", Better::Higher},
+    {"kernel enqueue: empty kernel (N, then clFinish) / N", "us", Better::Lower},
     {"kernel launch: empty kernel + clFinish", "us", Better::Lower},
     {"kernel: float4 copy (read+write bytes)", "GB/s", Better::Higher},
+    {"kernel: fp32 multiply-add throughput", "GFLOPS", Better::Higher},
+    {"first build of a small program", "ms", Better::Lower},
+    {"the same build again", "ms", Better::Lower},
 }};
 
 namespace {
@@ -103,7 +107,9 @@ void measure_device(cl_device_id device, const Settings& settings, Cells& cells)
 
   // 6-7. Kernels, where the device can build OpenCL C.
   if (!device_value<cl_bool>(device, CL_DEVICE_COMPILER_AVAILABLE)) {
-    cells[kKernelLaunch].note = cells[kKernelCopy].note = "n/a (no compiler)";
+    for (Row row : {kKernelEnqueue, kKernelLaunch, kKernelCopy, kComputeFp32, kBuildFirst, kBuildAgain}) {
+      cells[row].note = "n/a (no compiler)";
+    }
     return;
   }
   measure_kernels(session, src.get(), dst.get(), bytes, settings, cells);

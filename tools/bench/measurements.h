@@ -30,8 +30,12 @@ enum Row : std::size_t {
   kCopyBandwidth,
   kHostWrite,
   kHostRead,
+  kKernelEnqueue,
   kKernelLaunch,
   kKernelCopy,
+  kComputeFp32,
+  kBuildFirst,
+  kBuildAgain,
   kRowCount
 };
 
@@ -78,7 +82,7 @@ double median_seconds(int repetitions, Body&& body) {
 // before it keep their values.
 void measure_device(cl_device_id device, const Settings& settings, Cells& cells);
 
-// The two kernel rows (needs a compiler; the caller checks CL_DEVICE_COMPILER_AVAILABLE).
+// The kernel and build rows (need a compiler; the caller checks CL_DEVICE_COMPILER_AVAILABLE).
 void measure_kernels(const Session& session, cl_mem src, cl_mem dst, std::size_t bytes,
                      const Settings& settings, Cells& cells);
 
