@@ -206,6 +206,8 @@ DeviceDescription describe_host_device(unsigned concurrency) {
   // Native widths fill one SIMD register; half stays 0 (no fp16).
   cl_uint simd = simd_bytes();
   d.native_vector_width = {simd, simd / 2, simd / 4, simd / 8, simd / 4, simd / 8, 0};
+  // Work-groups of whole SIMD registers of floats vectorise without a remainder loop.
+  d.preferred_work_group_size_multiple = std::max(1u, simd / 4);
   d.preferred_vector_width = d.native_vector_width;
 
   // x86-64 and AArch64 keep denormals and IEEE rounding unless a kernel asks otherwise.

@@ -22,12 +22,15 @@ constexpr size_t kLocalAlignment = 128;
 size_t align_up(size_t value, size_t alignment) { return (value + alignment - 1) / alignment * alignment; }
 
 struct AlignedFree {
-  void operator()(char* memory) const { std::free(memory); }
+  void operator()(void* memory) const { std::free(memory); }
 };
 
 // Where each argument's value lives for the whole launch, and where in the __local arena
 // each __local argument goes.
 struct LaunchArguments {
+  // The by-value arguments, copied to memory aligned for any OpenCL C type (long16 and
+  // structs of them need 128 bytes; a byval parameter's alignment is a promise).
+  std::unique_ptr<std::byte, AlignedFree> bytes;
   std::vector<void*> values;        // args[i] handed to the kernel
   std::vector<void*> pointer_slots;  // buffer and __local pointers, which values[i] point into
   std::vector<std::pair<size_t, size_t>> local_offsets;  // (argument index, arena offset)
@@ -36,6 +39,10 @@ struct LaunchArguments {
 
 LaunchArguments prepare_arguments(const op::LaunchKernel& launch, const HostKernel& kernel) {
   LaunchArguments prepared;
+  prepared.bytes.reset(static_cast<std::byte*>(
+      std::aligned_alloc(kLocalAlignment, align_up(std::max<size_t>(launch.bytes.size(), 1), kLocalAlignment))));
+  if (!prepared.bytes) throw std::bad_alloc();
+  std::memcpy(prepared.bytes.get(), launch.bytes.data(), launch.bytes.size());
   const size_t count = launch.arguments.size();
   prepared.values.resize(count);
   prepared.pointer_slots.resize(count);
@@ -44,7 +51,7 @@ LaunchArguments prepare_arguments(const op::LaunchKernel& launch, const HostKern
     const op::KernelArgument& argument = launch.arguments[i];
     switch (argument.kind) {
       case op::KernelArgument::Kind::Bytes:
-        prepared.values[i] = const_cast<std::byte*>(launch.bytes.data()) + argument.bytes_offset;
+        prepared.values[i] = prepared.bytes.get() + argument.bytes_offset;
         break;
       case op::KernelArgument::Kind::Buffer:
         prepared.pointer_slots[i] =
