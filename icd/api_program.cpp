@@ -122,6 +122,7 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num
     for (cl_uint i = 0; i < num_input_headers; ++i) {
       check(header_include_names[i] != nullptr, CL_INVALID_VALUE);
       headers.emplace_back(header_include_names[i], lookup<Program>(input_headers[i]));
+      check(&headers.back().second->context() == &target->context(), CL_INVALID_CONTEXT);
     }
     notify_after(pfn_notify, user_data, program, [&] { compile_program(*target, devices, options, headers); });
   });

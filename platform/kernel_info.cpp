@@ -11,7 +11,12 @@ void kernel_info(Kernel& kernel, cl_kernel_info param, InfoWriter& out) {
     case CL_KERNEL_REFERENCE_COUNT: return out.scalar(kernel.api_ref_count());
     case CL_KERNEL_CONTEXT: return out.scalar(kernel.context().id());
     case CL_KERNEL_PROGRAM: return out.scalar(kernel.program().id());
-    case CL_KERNEL_ATTRIBUTES: return out.string(metadata.attributes);
+    case CL_KERNEL_ATTRIBUTES: {
+      // Only kernels compiled from OpenCL C source report their attributes.
+      const Program::Origin origin = kernel.program().origin();
+      const bool from_source = origin == Program::Origin::Source || origin == Program::Origin::Linked;
+      return out.string(from_source ? metadata.attributes : std::string());
+    }
     default: fail(CL_INVALID_VALUE);
   }
 }

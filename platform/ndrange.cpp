@@ -77,7 +77,9 @@ CommandSpec ndrange_kernel(Queue& queue, Kernel& kernel, cl_uint work_dim, const
   const backend::KernelCode& code = kernel.code(device);  // CL_INVALID_PROGRAM_EXECUTABLE
   const auto& description = device.description();
   check(work_dim >= 1 && work_dim <= description.max_work_item_dimensions, CL_INVALID_WORK_DIMENSION);
-  check(global_work_size != nullptr, CL_INVALID_VALUE);
+  // OpenCL 2.1 and newer devices: a NULL global size, like a zero one, launches nothing.
+  static constexpr size_t kNoWork[3] = {0, 0, 0};
+  if (!global_work_size) global_work_size = kNoWork;
 
   backend::NDRange range;
   range.work_dim = work_dim;

@@ -99,7 +99,8 @@ bool build_source(Program& program, Device& device, ProgramBuild& build, const B
   return true;
 }
 
-bool build_il(Program& program, Device& device, ProgramBuild& build, const BuildOptions& options) {
+// An IL program's module, with its specialization constants applied, into build.ir.
+bool translate_il(const Program& program, ProgramBuild& build, const BuildOptions& options) {
   compiler::FrontendResult translated = compiler::translate_spirv(program.il(), program.specialization_constants());
   build.log += translated.log;
   if (!translated.ok) {
@@ -108,7 +109,11 @@ bool build_il(Program& program, Device& device, ProgramBuild& build, const Build
   }
   build.ir = std::move(translated.bitcode);
   build.uniform_work_groups = options.uniform_work_group_size;
-  return make_executable(device, build, codegen_options(options));
+  return true;
+}
+
+bool build_il(Program& program, Device& device, ProgramBuild& build, const BuildOptions& options) {
+  return translate_il(program, build, options) && make_executable(device, build, codegen_options(options));
 }
 
 bool build_binary(Device& device, ProgramBuild& build, const ProgramBuild& given, const BuildOptions& options) {
@@ -127,6 +132,18 @@ bool build_binary(Device& device, ProgramBuild& build, const ProgramBuild& given
   return make_executable(device, build, codegen_options(options));
 }
 
+// The options of clBuildProgram. A binary program built with NULL options is built with the
+// options its binary was made with (where they are build options).
+BuildOptions options_for_build(const Program& program, const std::vector<Device*>& devices, const char* text) {
+  if (!text && program.origin() == Program::Origin::Binary && !devices.empty()) {
+    try {
+      return compiler::parse_build_options(program.build_of(*devices[0]).options, OptionsUse::Build);
+    } catch (const Error&) {
+    }
+  }
+  return compiler::parse_build_options(text ? text : "", OptionsUse::Build);
+}
+
 }  // namespace
 
 std::vector<Device*> build_devices(const Program& program, cl_uint num_devices, const cl_device_id* device_list) {
@@ -142,13 +159,16 @@ std::vector<Device*> build_devices(const Program& program, cl_uint num_devices, 
 }
 
 void build_program(Program& program, const std::vector<Device*>& devices, const char* options_text) {
-  const BuildOptions options = compiler::parse_build_options(options_text ? options_text : "", OptionsUse::Build);
+  // Linked programs are executables or libraries already; only these three origins build.
+  check(program.origin() != Program::Origin::Linked, CL_INVALID_OPERATION);
+  const BuildOptions options = options_for_build(program, devices, options_text);
   for (Device* device : devices) {
     check(device->description().compiler_available || program.origin() == Program::Origin::Binary,
           CL_COMPILER_NOT_AVAILABLE);
     check(device_accepts(*device, options), CL_INVALID_BUILD_OPTIONS);
     if (program.origin() == Program::Origin::Binary) {
-      check(program.build_of(*device).binary_type != CL_PROGRAM_BINARY_TYPE_NONE, CL_INVALID_BINARY);
+      // clBuildProgram takes executable binaries only (compiled objects and libraries link).
+      check(program.build_of(*device).binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE, CL_INVALID_BINARY);
     }
   }
   program.begin_build();
@@ -181,7 +201,8 @@ void build_program(Program& program, const std::vector<Device*>& devices, const 
 void compile_program(Program& program, const std::vector<Device*>& devices, const char* options_text,
                      const std::vector<std::pair<std::string, Ref<Program>>>& headers) {
   const BuildOptions options = compiler::parse_build_options(options_text ? options_text : "", OptionsUse::Compile);
-  check(program.origin() == Program::Origin::Source, CL_INVALID_OPERATION);
+  const bool from_il = program.origin() == Program::Origin::IL;  // headers are ignored for IL
+  check(program.origin() == Program::Origin::Source || from_il, CL_INVALID_OPERATION);
   std::vector<compiler::EmbeddedHeader> embedded;
   for (const auto& [name, header] : headers) embedded.push_back({name, header->source()});
   for (Device* device : devices) {
@@ -194,7 +215,8 @@ void compile_program(Program& program, const std::vector<Device*>& devices, cons
     ProgramBuild build = fresh_build(options);
     bool compiled = false;
     try {
-      compiled = front_end(*device, build, program.source(), options, embedded);
+      compiled = from_il ? translate_il(program, build, options)
+                         : front_end(*device, build, program.source(), options, embedded);
     } catch (...) {
       program.end_build();
       throw;
@@ -213,17 +235,25 @@ void compile_program(Program& program, const std::vector<Device*>& devices, cons
 Ref<Program> link_programs(Ref<Context> context, const std::vector<Device*>& devices, const char* options_text,
                            const std::vector<Ref<Program>>& inputs, cl_int& link_error) {
   const BuildOptions options = compiler::parse_build_options(options_text ? options_text : "", OptionsUse::Link);
+  // A device links when every input has a compiled object or library for it, and is left
+  // without an executable when none has; anything in between is CL_INVALID_OPERATION.
+  std::vector<Device*> linking;
   for (Device* device : devices) {
     check(device->description().linker_available, CL_LINKER_NOT_AVAILABLE);
+    size_t linkable = 0;
     for (const Ref<Program>& input : inputs) {
+      if (!input->has_device(device)) continue;
       const cl_program_binary_type type = input->build_of(*device).binary_type;
-      check(type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT || type == CL_PROGRAM_BINARY_TYPE_LIBRARY,
-            CL_INVALID_OPERATION);
+      if (type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT || type == CL_PROGRAM_BINARY_TYPE_LIBRARY) ++linkable;
     }
+    check(linkable == 0 || linkable == inputs.size(), CL_INVALID_OPERATION);
+    if (linkable) linking.push_back(device);
   }
+  // input_programs must be compiled objects or libraries: for some device at least.
+  check(!linking.empty(), CL_INVALID_OPERATION);
   auto program = make<Program>(context, Program::Origin::Linked, devices, std::string(), std::string());
   link_error = CL_SUCCESS;
-  for (Device* device : devices) {
+  for (Device* device : linking) {
     ProgramBuild build = fresh_build(options);
     std::vector<ProgramBuild> objects;
     for (const Ref<Program>& input : inputs) objects.push_back(input->build_of(*device));

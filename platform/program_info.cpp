@@ -51,7 +51,9 @@ void program_info(Program& program, cl_program_info param, InfoWriter& out) {
       return out.string(names);
     }
     case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
-    case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT: return out.scalar(cl_bool{CL_FALSE});
+    case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:
+      kernels_of(program);  // only answered once an executable exists
+      return out.scalar(cl_bool{CL_FALSE});
     default: fail(CL_INVALID_VALUE);
   }
 }

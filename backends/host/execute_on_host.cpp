@@ -10,6 +10,8 @@ namespace {
 
 // Each overload performs one kind of operation on host memory.
 struct HostExecutor {
+  FiberGroups& fibers;
+
   void operator()(const op::Nothing&) const {}
 
   void operator()(const op::Copy& copy) const {
@@ -54,7 +56,7 @@ struct HostExecutor {
 
   void operator()(const op::HostFunction& function) const { function.run(); }
 
-  cl_int operator()(const op::LaunchKernel& launch) const { return launch_kernel(launch); }
+  cl_int operator()(const op::LaunchKernel& launch) const { return launch_kernel(launch, fibers); }
 };
 
 template <class Executor, class Operation>
@@ -69,8 +71,8 @@ cl_int run(const Executor& executor, const Operation& operation) {
 
 }  // namespace
 
-cl_int execute_on_host(const Operation& operation) {
-  return std::visit([](const auto& alternative) { return run(HostExecutor{}, alternative); }, operation);
+cl_int execute_on_host(const Operation& operation, FiberGroups& fibers) {
+  return std::visit([&](const auto& alternative) { return run(HostExecutor{fibers}, alternative); }, operation);
 }
 
 }  // namespace cucl::backend::host

@@ -4,8 +4,11 @@
 // leaves it. One FiberGroup belongs to one thread and is reused for many groups.
 #pragma once
 
+#include <tbb/enumerable_thread_specific.h>
+
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "backends/host/work_group_abi.h"
@@ -49,5 +52,9 @@ class FiberGroup {
   const void* scheduler_stack_bottom_ = nullptr;  // for AddressSanitizer's fiber annotations
   size_t scheduler_stack_size_ = 0;
 };
+
+// One FiberGroup per worker thread, kept by the device across launches, so its stacks are
+// mapped (and their guard pages set) once per thread, not once per launch.
+using FiberGroups = tbb::enumerable_thread_specific<std::unique_ptr<FiberGroup>>;
 
 }  // namespace cucl::backend::host

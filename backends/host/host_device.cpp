@@ -25,7 +25,7 @@ std::unique_ptr<Memory> HostDevice::allocate(size_t size, void* host_ptr) {
   return std::make_unique<HostMemory>(data, true);
 }
 
-std::unique_ptr<Stream> HostDevice::create_stream() { return std::make_unique<HostStream>(arena_); }
+std::unique_ptr<Stream> HostDevice::create_stream() { return std::make_unique<HostStream>(arena_, fibers_); }
 
 uint64_t HostDevice::device_timer_ns() const {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(

@@ -4,6 +4,7 @@
 #include <tbb/task_arena.h>
 
 #include "backends/backend.h"
+#include "backends/host/fiber_group.h"
 
 namespace cucl::backend::host {
 
@@ -19,6 +20,7 @@ class HostDevice final : public Device {
 
  private:
   DeviceDescription description_;
+  FiberGroups fibers_;  // before arena_: destroyed after every task that uses them
   tbb::task_arena arena_;
 };
 

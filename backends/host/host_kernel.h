@@ -18,7 +18,7 @@ class HostKernel final : public KernelCode {
 
   size_t max_work_group_size() const override { return kMaxWorkGroupSize; }
   uint64_t static_local_memory() const override { return info_.local_memory_bytes; }
-  uint64_t private_memory() const override { return 0; }
+  uint64_t private_memory() const override { return info_.private_memory_bytes; }
 
   bool has_barriers() const { return info_.has_barriers != 0; }
   WorkGroupFunction work_group() const { return work_group_; }

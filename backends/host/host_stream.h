@@ -3,6 +3,7 @@
 #include <tbb/task_arena.h>
 
 #include "backends/backend.h"
+#include "backends/host/fiber_group.h"
 
 namespace cucl::backend::host {
 
@@ -10,14 +11,15 @@ namespace cucl::backend::host {
 // out-of-order queue run concurrently.
 class HostStream final : public Stream {
  public:
-  explicit HostStream(tbb::task_arena& arena) : arena_(arena) {}
+  HostStream(tbb::task_arena& arena, FiberGroups& fibers) : arena_(arena), fibers_(fibers) {}
   void submit(Work& work) override;
 
  private:
   tbb::task_arena& arena_;
+  FiberGroups& fibers_;
 };
 
 // Performs one operation on the calling thread; returns CL_SUCCESS or a negative status.
-cl_int execute_on_host(const Operation& operation);
+cl_int execute_on_host(const Operation& operation, FiberGroups& fibers);
 
 }  // namespace cucl::backend::host

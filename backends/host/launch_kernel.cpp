@@ -72,8 +72,8 @@ LaunchArguments prepare_arguments(const op::LaunchKernel& launch, const HostKern
 class GroupRunner {
  public:
   GroupRunner(const op::LaunchKernel& launch, const HostKernel& kernel, const LaunchArguments& arguments,
-              char* printf_buffer)
-      : launch_(launch), kernel_(kernel), values_(arguments.values), slots_(arguments.pointer_slots),
+              char* printf_buffer, FiberGroups& fibers)
+      : fibers_(fibers), launch_(launch), kernel_(kernel), values_(arguments.values), slots_(arguments.pointer_slots),
         local_offsets_(arguments.local_offsets),
         arena_(static_cast<char*>(std::aligned_alloc(kLocalAlignment, std::max(arguments.arena_bytes, kLocalAlignment)))) {
     if (!arena_) throw std::bad_alloc();
@@ -104,14 +104,16 @@ class GroupRunner {
       context_.local_size[d] = std::min(context_.enqueued_local_size[d], context_.global_size[d] - start);
     }
     if (kernel_.has_barriers()) {
-      if (!fibers_) fibers_ = std::make_unique<FiberGroup>();
-      fibers_->run(kernel_.work_item(), values_.data(), context_);
+      std::unique_ptr<FiberGroup>& fibers = fibers_.local();
+      if (!fibers) fibers = std::make_unique<FiberGroup>();
+      fibers->run(kernel_.work_item(), values_.data(), context_);
     } else {
       kernel_.work_group()(values_.data(), &context_);
     }
   }
 
  private:
+  FiberGroups& fibers_;
   const op::LaunchKernel& launch_;
   const HostKernel& kernel_;
   std::vector<void*> values_;
@@ -119,7 +121,6 @@ class GroupRunner {
   std::vector<std::pair<size_t, size_t>> local_offsets_;
   std::unique_ptr<char, AlignedFree> arena_;
   WorkGroupContext context_{};
-  std::unique_ptr<FiberGroup> fibers_;
 };
 
 
@@ -134,7 +135,7 @@ std::unique_ptr<char[]> make_printf_buffer(const HostKernel& kernel, size_t capa
 
 }  // namespace
 
-cl_int launch_kernel(const op::LaunchKernel& launch) {
+cl_int launch_kernel(const op::LaunchKernel& launch, FiberGroups& fibers) {
   const auto& kernel = static_cast<const HostKernel&>(*launch.kernel);
   const LaunchArguments arguments = prepare_arguments(launch, kernel);
   size_t groups = 1;
@@ -144,10 +145,10 @@ cl_int launch_kernel(const op::LaunchKernel& launch) {
   if (groups == 0) return CL_SUCCESS;
   std::unique_ptr<char[]> printf_buffer = make_printf_buffer(kernel, launch.printf_buffer_size);
   if (groups == 1) {
-    GroupRunner(launch, kernel, arguments, printf_buffer.get()).run_group(0);
+    GroupRunner(launch, kernel, arguments, printf_buffer.get(), fibers).run_group(0);
   } else {
     tbb::parallel_for(tbb::blocked_range<size_t>(0, groups), [&](const tbb::blocked_range<size_t>& range) {
-      GroupRunner runner(launch, kernel, arguments, printf_buffer.get());
+      GroupRunner runner(launch, kernel, arguments, printf_buffer.get(), fibers);
       for (size_t group = range.begin(); group != range.end(); ++group) runner.run_group(group);
     });
   }

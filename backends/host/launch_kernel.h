@@ -4,10 +4,11 @@
 
 #include <CL/cl.h>
 
+#include "backends/host/fiber_group.h"
 #include "backends/operations.h"
 
 namespace cucl::backend::host {
 
-cl_int launch_kernel(const op::LaunchKernel& launch);
+cl_int launch_kernel(const op::LaunchKernel& launch, FiberGroups& fibers);
 
 }  // namespace cucl::backend::host

@@ -38,6 +38,7 @@ struct KernelInfoRecord {
   uint64_t local_memory_bytes;  // kernel-scope __local variables
   uint32_t has_barriers;        // 1: run as fibers through <kernel>.cucl_wi, else <kernel>.cucl_wg
   uint32_t uses_printf;         // 1: the launch needs a printf buffer
+  uint64_t private_memory_bytes;  // the entry point's stack allocations, after optimisation
 };
 
 inline constexpr const char* kWorkGroupSuffix = ".cucl_wg";

@@ -1,6 +1,7 @@
 #include "platform/compiler/frontend.h"
 
 #include <clang/Basic/DiagnosticOptions.h>
+#include <clang/Basic/Diagnostic.h>
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
@@ -34,6 +35,15 @@ std::vector<std::string> clang_arguments(const FrontendRequest& request, const b
   args.insert(args.end(), {"-resource-dir", resource_dir, "-internal-isystem", resource_dir + "/include",
                            "-finclude-default-header", "-fdeclare-opencl-builtins", opencl_extensions_flag(device),
                            "-cl-std=" + request.cl_std, "-cl-kernel-arg-info", "-fno-caret-diagnostics"});
+  // clang 15 defines some OpenCL C 3.0 features only in its header, and there only for
+  // SPIR targets (atomic scopes, work-group collectives, read-write images): each
+  // reported feature is also defined directly (an identical redefinition is harmless).
+  // The device's OpenCL version, which clang cannot know.
+  args.push_back("-D__OPENCL_VERSION__=" + std::to_string(CL_VERSION_MAJOR(device.numeric_version) * 100 +
+                                                          CL_VERSION_MINOR(device.numeric_version) * 10));
+  if (request.cl_std.starts_with("CL3")) {
+    for (const auto& feature : device.opencl_c_features) args.push_back("-D" + feature.name + "=1");
+  }
   // Optimisation happens after the builtins are linked (in the backend): the front end
   // only sets the level, which decides the metadata later passes rely on.
   if (request.optimize) {
@@ -84,6 +94,9 @@ FrontendResult compile_opencl_c(const FrontendRequest& request, const backend::D
     if (result.log.empty()) result.log = "error: the compiler rejected the build options\n";
     return result;
   }
+  // The options parsed above include -w, -Werror and -W...: apply them to the engine
+  // that already exists.
+  clang::ProcessWarningOptions(compiler.getDiagnostics(), compiler.getDiagnosticOpts(), /*ReportDiags=*/false);
   compiler.createFileManager(overlay);
 
   llvm::LLVMContext context;

@@ -120,6 +120,7 @@ CodegenResult generate_host_code(std::string_view bitcode, const CodegenOptions&
     return result;
   }
   optimize(*module, *machine, options.optimize);
+  record_private_memory(*module);
   if (getenv("CUCL_DUMP_HOST_IR")) module->print(llvm::errs(), nullptr);
   std::string object = emit_object(*module, *machine);
   if (object.empty()) {

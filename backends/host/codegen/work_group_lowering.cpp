@@ -169,11 +169,13 @@ void make_work_group_function(llvm::Function& work_item, llvm::StructType* conte
 void add_info_record(llvm::Module& module, const std::string& name, uint64_t local_bytes, bool has_barriers,
                      bool uses_printf) {
   llvm::LLVMContext& c = module.getContext();
-  auto* type = llvm::StructType::get(c, {llvm::Type::getInt64Ty(c), llvm::Type::getInt32Ty(c), llvm::Type::getInt32Ty(c)});
+  llvm::Type* i64 = llvm::Type::getInt64Ty(c);
+  llvm::Type* i32 = llvm::Type::getInt32Ty(c);
+  auto* type = llvm::StructType::get(c, {i64, i32, i32, i64});
+  // The private memory size is filled in after optimisation (record_private_memory).
   auto* value = llvm::ConstantStruct::get(
-      type, {llvm::ConstantInt::get(llvm::Type::getInt64Ty(c), local_bytes),
-             llvm::ConstantInt::get(llvm::Type::getInt32Ty(c), has_barriers ? 1 : 0),
-             llvm::ConstantInt::get(llvm::Type::getInt32Ty(c), uses_printf ? 1 : 0)});
+      type, {llvm::ConstantInt::get(i64, local_bytes), llvm::ConstantInt::get(i32, has_barriers ? 1 : 0),
+             llvm::ConstantInt::get(i32, uses_printf ? 1 : 0), llvm::ConstantInt::get(i64, 0)});
   new llvm::GlobalVariable(module, type, true, llvm::GlobalValue::ExternalLinkage, value, name + kInfoSuffix);
 }
 
@@ -187,6 +189,30 @@ void add_printf_table(llvm::Module& module, const std::vector<PrintfCallSite>& s
 }
 
 }  // namespace
+
+void record_private_memory(llvm::Module& module) {
+  const llvm::DataLayout& layout = module.getDataLayout();
+  for (llvm::GlobalVariable& info : module.globals()) {
+    if (!info.getName().endswith(kInfoSuffix) || !info.hasInitializer()) continue;
+    const std::string kernel = info.getName().drop_back(std::string_view(kInfoSuffix).size()).str();
+    llvm::Function* entry = module.getFunction(kernel + kWorkGroupSuffix);
+    if (!entry) entry = module.getFunction(kernel + kWorkItemSuffix);
+    if (!entry || entry->isDeclaration()) continue;
+    uint64_t bytes = 0;
+    for (llvm::Instruction& instruction : entry->getEntryBlock()) {
+      auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction);
+      if (!alloca) continue;
+      if (auto size = alloca->getAllocationSizeInBits(layout)) bytes += *size / 8;
+    }
+    // The optimiser may have turned the record into a zeroinitializer: read it element-wise.
+    llvm::Constant* record = info.getInitializer();
+    auto* type = llvm::cast<llvm::StructType>(record->getType());
+    std::vector<llvm::Constant*> fields;
+    for (unsigned i = 0; i < type->getNumElements(); ++i) fields.push_back(record->getAggregateElement(i));
+    fields[3] = llvm::ConstantInt::get(llvm::Type::getInt64Ty(module.getContext()), bytes);
+    info.setInitializer(llvm::ConstantStruct::get(type, fields));
+  }
+}
 
 std::string lower_work_groups(llvm::Module& module) {
   if (std::string error = find_recursion(module); !error.empty()) return error;

@@ -15,4 +15,7 @@ namespace cucl::backend::host {
 // Returns an empty string on success, else a build-log message (e.g. for recursion).
 std::string lower_work_groups(llvm::Module& module);
 
+// After optimisation: writes each kernel's stack use into its `<kernel>.cucl_info` record.
+void record_private_memory(llvm::Module& module);
+
 }  // namespace cucl::backend::host

@@ -1,0 +1,301 @@
+// The OpenCL C kernel language on each device: barriers in loops and branches, __local
+// memory in its forms, private arrays, structs by value, program-scope globals, __constant
+// data, helper functions, kernels calling kernels, 64-bit integers and doubles.
+#include <cmath>
+
+#include "program_test_helpers.h"
+
+using namespace cucl_test;
+using namespace program_test;
+
+namespace {
+
+class KernelLanguage : public DeviceTest {};
+
+// A work-group prefix sum (Hillis-Steele): a barrier inside a loop, twice per iteration.
+TEST_P(KernelLanguage, BarriersInsideALoop) {
+  BuiltProgram program(env, R"(
+    kernel void scan(global int* data, local int* tmp) {
+      size_t l = get_local_id(0), n = get_local_size(0);
+      tmp[l] = data[get_global_id(0)];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (size_t step = 1; step < n; step *= 2) {
+        int add = l >= step ? tmp[l - step] : 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        tmp[l] += add;
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+      data[get_global_id(0)] = tmp[l];
+    })");
+  cl_kernel kernel = program.kernel("scan");
+  ASSERT_NE(kernel, nullptr);
+  constexpr int kGroup = 128, kItems = 1024;
+  std::vector<int> values(kItems);
+  for (int i = 0; i < kItems; ++i) values[i] = i % 7 + 1;
+  DeviceBuffer data(env.context, kItems * sizeof(int), values.data());
+  ASSERT_EQ(clSetKernelArg(kernel, 0, sizeof(cl_mem), data.address()), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(kernel, 1, kGroup * sizeof(int), nullptr), CL_SUCCESS);
+  run_1d(env.queue, kernel, kItems, kGroup);
+  const auto out = read_buffer<int>(env.queue, data.get(), kItems);
+  int sum = 0;
+  for (int i = 0; i < kItems; ++i) {
+    sum = (i % kGroup == 0 ? 0 : sum) + values[i];
+    ASSERT_EQ(out[i], sum) << i;
+  }
+}
+
+// Barriers in branches every work-item of the group takes the same way, and several
+// barriers in sequence.
+TEST_P(KernelLanguage, BarriersInUniformBranchesAndSequences) {
+  BuiltProgram program(env, R"(
+    kernel void staged(global int* out, int mode) {
+      local int a[64];
+      local int b[64];
+      size_t l = get_local_id(0), n = get_local_size(0);
+      a[l] = (int)l;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (mode == 1) {
+        b[l] = a[n - 1 - l] * 2;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        a[l] = b[(l + 1) % n];
+      } else {
+        b[l] = a[(l + 3) % n];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        a[l] = b[l] + 100;
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (get_group_id(0) % 2 == 0) {
+        b[l] = a[(l + 5) % n];
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+      barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+      out[get_global_id(0)] = get_group_id(0) % 2 == 0 ? b[l] : a[l];
+    })");
+  cl_kernel kernel = program.kernel("staged");
+  ASSERT_NE(kernel, nullptr);
+  constexpr int n = 64;
+  for (int mode : {1, 2}) {
+    DeviceBuffer out(env.context, 4 * n * sizeof(int));
+    set_args(kernel, out.get(), mode);
+    run_1d(env.queue, kernel, 4 * n, n);
+    const auto values = read_buffer<int>(env.queue, out.get(), 4 * n);
+    for (int i = 0; i < 4 * n; ++i) {
+      auto a_after = [&](int l) { return mode == 1 ? (n - 1 - (l + 1) % n) * 2 : (l + 3) % n + 100; };
+      const int l = i % n, group = i / n;
+      const int expected = group % 2 == 0 ? a_after((l + 5) % n) : a_after(l);
+      ASSERT_EQ(values[i], expected) << "mode " << mode << " at " << i;
+    }
+  }
+}
+
+// Kernel-scope __local arrays in several kernels of one program, and __local arguments of
+// several sizes: no kernel's local memory overlaps another's.
+TEST_P(KernelLanguage, LocalArraysAndLocalArgumentsOfSeveralSizes) {
+  BuiltProgram program(env, R"(
+    kernel void one(global int* out, local char* small, local double* big) {
+      local int mine[32];
+      size_t l = get_local_id(0);
+      mine[l] = (int)l + 1;
+      small[l] = (char)l;
+      big[l] = l * 0.5;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      out[get_global_id(0)] = mine[31 - l] + small[31 - l] * 100 + (int)(big[31 - l] * 4) * 10000;
+    }
+    kernel void two(global int* out) {
+      local short theirs[32];
+      local long other[32];
+      size_t l = get_local_id(0);
+      theirs[l] = (short)(l * 3);
+      other[l] = (long)l << 33;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      out[get_global_id(0)] = theirs[31 - l] + (int)(other[31 - l] >> 33);
+    })");
+  cl_kernel one = program.kernel("one");
+  cl_kernel two = program.kernel("two");
+  ASSERT_NE(one, nullptr);
+  ASSERT_NE(two, nullptr);
+  DeviceBuffer out1(env.context, 128 * sizeof(int)), out2(env.context, 128 * sizeof(int));
+  ASSERT_EQ(clSetKernelArg(one, 0, sizeof(cl_mem), out1.address()), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(one, 1, 32, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(one, 2, 32 * sizeof(double), nullptr), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(two, 0, sizeof(cl_mem), out2.address()), CL_SUCCESS);
+  const size_t global = 128, local = 32;
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, one, 1, nullptr, &global, &local, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, two, 1, nullptr, &global, &local, 0, nullptr, nullptr), CL_SUCCESS);
+  const auto v1 = read_buffer<int>(env.queue, out1.get(), 128);
+  const auto v2 = read_buffer<int>(env.queue, out2.get(), 128);
+  for (int i = 0; i < 128; ++i) {
+    const int r = 31 - i % 32;
+    EXPECT_EQ(v1[i], (r + 1) + r * 100 + (r * 2) * 10000) << i;
+    EXPECT_EQ(v2[i], r * 3 + r) << i;
+  }
+}
+
+TEST_P(KernelLanguage, PrivateArrays) {
+  BuiltProgram program(env, R"(
+    kernel void sieve(global int* out) {
+      int n = (int)get_global_id(0) + 2;
+      char composite[200];
+      for (int i = 0; i < 200; ++i) composite[i] = 0;
+      int count = 0;
+      for (int i = 2; i <= n; ++i) {
+        if (composite[i]) continue;
+        ++count;
+        for (int j = i * i; j <= n; j += i) composite[j] = 1;
+      }
+      out[get_global_id(0)] = count;
+    })");
+  cl_kernel kernel = program.kernel("sieve");
+  ASSERT_NE(kernel, nullptr);
+  const auto values = run_on_ints(env, kernel, 190);
+  int count = 0;
+  for (int n = 2; n < 192; ++n) {
+    bool prime = true;
+    for (int d = 2; d * d <= n; ++d) prime = prime && n % d != 0;
+    count += prime;
+    ASSERT_EQ(values[n - 2], count) << n;
+  }
+}
+
+struct Padded {  // must match the OpenCL C layout below
+  cl_char c;
+  cl_double d;
+  cl_short s;
+  cl_int i;
+  cl_float3 f3;
+  cl_uchar tail;
+};
+
+TEST_P(KernelLanguage, StructsByValueWithPaddingAndAFloat3) {
+  BuiltProgram program(env, R"(
+    typedef struct { char c; double d; short s; int i; float3 f3; uchar tail; } Padded;
+    typedef struct { Padded inner; long scale; } Outer;
+    kernel void use(global double* out, Padded p, Outer o) {
+      out[0] = p.c; out[1] = p.d; out[2] = p.s; out[3] = p.i;
+      out[4] = p.f3.x; out[5] = p.f3.y; out[6] = p.f3.z; out[7] = p.tail;
+      out[8] = o.inner.d * o.scale + o.inner.f3.z;
+      out[9] = sizeof(Padded);
+    })");
+  cl_kernel kernel = program.kernel("use");
+  ASSERT_NE(kernel, nullptr);
+  const Padded p{-3, 1.0e10, -300, 123456, {{1.5f, 2.5f, 3.5f}}, 250};
+  struct Outer {
+    Padded inner;
+    cl_long scale;
+  } const o{{1, 0.25, 2, 3, {{0, 0, -8.0f}}, 4}, 12};
+  DeviceBuffer out(env.context, 10 * sizeof(double));
+  set_args(kernel, out.get(), p, o);
+  ASSERT_EQ(clEnqueueTask(env.queue, kernel, 0, nullptr, nullptr), CL_SUCCESS);
+  const auto v = read_buffer<double>(env.queue, out.get(), 10);
+  EXPECT_EQ(v, (std::vector<double>{-3, 1.0e10, -300, 123456, 1.5, 2.5, 3.5, 250, 0.25 * 12 - 8.0,
+                                    static_cast<double>(sizeof(Padded))}));
+}
+
+// Program-scope variables (OpenCL C 3.0 with the feature) keep their values between launches.
+TEST_P(KernelLanguage, ProgramScopeGlobalsPersistBetweenLaunches) {
+  BuiltProgram program(env, R"(
+    global int counter = 10;
+    global int history[8];
+    kernel void bump(global int* out) {
+      int seen = counter;
+      history[seen - 10] = seen;
+      counter = seen + 1;
+      out[0] = seen;
+    }
+    kernel void read_history(global int* out) { out[get_global_id(0)] = history[get_global_id(0)]; }
+  )", "-cl-std=CL3.0");
+  cl_kernel bump = program.kernel("bump");
+  cl_kernel read = program.kernel("read_history");
+  ASSERT_NE(bump, nullptr);
+  DeviceBuffer out(env.context, 8 * sizeof(int));
+  ASSERT_EQ(clSetKernelArg(bump, 0, sizeof(cl_mem), out.address()), CL_SUCCESS);
+  for (int launch = 0; launch < 5; ++launch) {
+    ASSERT_EQ(clEnqueueTask(env.queue, bump, 0, nullptr, nullptr), CL_SUCCESS);
+    EXPECT_EQ(read_buffer<int>(env.queue, out.get(), 1)[0], 10 + launch);
+  }
+  const auto history = run_on_ints(env, read, 8);
+  EXPECT_EQ(history, (std::vector<int>{10, 11, 12, 13, 14, 0, 0, 0}));
+}
+
+TEST_P(KernelLanguage, ConstantArraysAndSharedHelpers) {
+  BuiltProgram program(env, R"(
+    constant int kPrimes[8] = {2, 3, 5, 7, 11, 13, 17, 19};
+    constant float kWeights[2][3] = {{0.5f, 1.5f, 2.5f}, {-1.0f, -2.0f, -3.0f}};
+    int weigh(int i) { return kPrimes[i % 8] * (int)(kWeights[i % 2][i % 3] * 2.0f); }
+    kernel void first(global int* out) { out[get_global_id(0)] = weigh((int)get_global_id(0)); }
+    kernel void second(global int* out) { out[get_global_id(0)] = weigh((int)get_global_id(0) + 1) + 1; }
+  )");
+  const int primes[8] = {2, 3, 5, 7, 11, 13, 17, 19};
+  const float weights[2][3] = {{0.5f, 1.5f, 2.5f}, {-1.0f, -2.0f, -3.0f}};
+  auto weigh = [&](int i) { return primes[i % 8] * static_cast<int>(weights[i % 2][i % 3] * 2.0f); };
+  const auto a = run_on_ints(env, program.kernel("first"), 48);
+  const auto b = run_on_ints(env, program.kernel("second"), 48);
+  for (int i = 0; i < 48; ++i) {
+    EXPECT_EQ(a[i], weigh(i)) << i;
+    EXPECT_EQ(b[i], weigh(i + 1) + 1) << i;
+  }
+}
+
+TEST_P(KernelLanguage, KernelsCallingKernels) {
+  BuiltProgram program(env, R"(
+    kernel void leaf(global int* out, int v) { out[get_global_id(0)] += v; }
+    kernel void middle(global int* out, int v) { leaf(out, v); leaf(out, v * 10); }
+    kernel void top(global int* out) { out[get_global_id(0)] = 1; middle(out, 2); }
+  )");
+  const auto values = run_on_ints(env, program.kernel("top"), 16);
+  for (int v : values) EXPECT_EQ(v, 1 + 2 + 20);
+}
+
+TEST_P(KernelLanguage, SixtyFourBitIntegersAndDoubles) {
+  BuiltProgram program(env, R"(
+    kernel void wide(global ulong* u, global long* s, global double* d) {
+      size_t i = get_global_id(0);
+      ulong x = 0x9E3779B97F4A7C15UL * (i + 1);
+      u[i] = (x >> 7) ^ (x << 13) ^ mul_hi(x, 0xD1B54A32D192ED03UL);
+      s[i] = -(long)(x % 1000003) * 4611686018427LL / 7;
+      double y = (double)(i + 1);
+      d[i] = sqrt(y) * 1e-300 * 1e300 + exp(-y) + fma(y, 1.0000000000000002, -y) + (double)x;
+    })");
+  cl_kernel kernel = program.kernel("wide");
+  ASSERT_NE(kernel, nullptr);
+  constexpr size_t n = 256;
+  DeviceBuffer u(env.context, n * 8), s(env.context, n * 8), d(env.context, n * 8);
+  set_args(kernel, u.get(), s.get(), d.get());
+  run_1d(env.queue, kernel, n);
+  const auto uu = read_buffer<cl_ulong>(env.queue, u.get(), n);
+  const auto ss = read_buffer<cl_long>(env.queue, s.get(), n);
+  const auto dd = read_buffer<cl_double>(env.queue, d.get(), n);
+  for (size_t i = 0; i < n; ++i) {
+    const cl_ulong x = 0x9E3779B97F4A7C15ULL * (i + 1);
+    const cl_ulong hi = static_cast<cl_ulong>((static_cast<unsigned __int128>(x) * 0xD1B54A32D192ED03ULL) >> 64);
+    EXPECT_EQ(uu[i], (x >> 7) ^ (x << 13) ^ hi) << i;
+    EXPECT_EQ(ss[i], -static_cast<cl_long>(x % 1000003) * 4611686018427LL / 7) << i;
+    const double y = static_cast<double>(i + 1);
+    const double expected = std::sqrt(y) * 1e-300 * 1e300 + std::exp(-y) + std::fma(y, 1.0000000000000002, -y) +
+                            static_cast<double>(x);
+    EXPECT_NEAR(dd[i], expected, std::abs(expected) * 1e-15) << i;
+  }
+}
+
+// OpenCL C 3.0 atomics with the orders and scopes the device reports
+// (CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES: up to seq_cst, up to all devices).
+TEST_P(KernelLanguage, AtomicsWithDeviceScopeUnderOpenCLC30) {
+  BuiltProgram program(env, R"(
+    kernel void count(global atomic_int* total, global atomic_int* local_total) {
+      atomic_fetch_add_explicit(total, 1, memory_order_relaxed, memory_scope_device);
+      atomic_fetch_add_explicit(local_total, 2, memory_order_seq_cst, memory_scope_all_svm_devices);
+      atomic_fetch_add_explicit(local_total, 1, memory_order_acq_rel, memory_scope_work_group);
+    })", "-cl-std=CL3.0");
+  cl_kernel kernel = program.kernel("count");
+  ASSERT_NE(kernel, nullptr);
+  const int zeros[2] = {0, 0};
+  DeviceBuffer a(env.context, sizeof(int), zeros), b(env.context, sizeof(int), zeros);
+  set_args(kernel, a.get(), b.get());
+  run_1d(env.queue, kernel, 4096, 64);
+  EXPECT_EQ(read_buffer<int>(env.queue, a.get(), 1)[0], 4096);
+  EXPECT_EQ(read_buffer<int>(env.queue, b.get(), 1)[0], 3 * 4096);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryDevice, KernelLanguage, ::testing::ValuesIn(all_devices()), device_name);
+
+}  // namespace

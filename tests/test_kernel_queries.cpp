@@ -1,0 +1,213 @@
+// clGetKernelArgInfo and clGetKernelWorkGroupInfo through the loader.
+#include "program_test_helpers.h"
+
+using namespace cucl_test;
+using namespace program_test;
+
+namespace {
+
+constexpr const char* kArgKinds = R"(
+  typedef struct { int a; float b; } Pair;
+  kernel void kinds(global float* restrict out, global const int* in, constant float4* table,
+                    local volatile uint* scratch, unsigned int count, const float scale, Pair pair,
+                    global volatile const long* flags, float4 vector) {
+    out[0] = scale + table[0].x + in[0] + count + pair.b + vector.w + flags[0];
+    scratch[0] = 1;
+  })";
+
+class KernelQueries : public DeviceTest {};
+
+template <class T>
+T arg_value(cl_kernel kernel, cl_uint index, cl_kernel_arg_info param) {
+  T value{};
+  size_t size = 0;
+  EXPECT_EQ(clGetKernelArgInfo(kernel, index, param, sizeof value, &value, &size), CL_SUCCESS) << index;
+  EXPECT_EQ(size, sizeof value);
+  return value;
+}
+
+std::string arg_string(cl_kernel kernel, cl_uint index, cl_kernel_arg_info param) {
+  size_t size = 0;
+  EXPECT_EQ(clGetKernelArgInfo(kernel, index, param, 0, nullptr, &size), CL_SUCCESS) << index;
+  std::string value(size, '\0');
+  EXPECT_EQ(clGetKernelArgInfo(kernel, index, param, size, value.data(), nullptr), CL_SUCCESS);
+  return value.c_str();
+}
+
+TEST_P(KernelQueries, ArgInfoNeedsTheBuildOption) {
+  BuiltProgram program(env, kArgKinds);
+  cl_kernel kernel = program.kernel("kinds");
+  ASSERT_NE(kernel, nullptr);
+  char name[64];
+  for (cl_kernel_arg_info param : {CL_KERNEL_ARG_ADDRESS_QUALIFIER, CL_KERNEL_ARG_ACCESS_QUALIFIER,
+                                   CL_KERNEL_ARG_TYPE_NAME, CL_KERNEL_ARG_TYPE_QUALIFIER, CL_KERNEL_ARG_NAME}) {
+    EXPECT_EQ(clGetKernelArgInfo(kernel, 0, param, sizeof name, name, nullptr), CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+  }
+  EXPECT_EQ(clGetKernelArgInfo(kernel, 9, CL_KERNEL_ARG_NAME, sizeof name, name, nullptr), CL_INVALID_ARG_INDEX);
+}
+
+TEST_P(KernelQueries, ArgInfoDescribesEveryArgument) {
+  BuiltProgram program(env, kArgKinds, "-cl-kernel-arg-info");
+  cl_kernel kernel = program.kernel("kinds");
+  ASSERT_NE(kernel, nullptr);
+  struct Expected {
+    cl_kernel_arg_address_qualifier address;
+    const char* type;
+    cl_kernel_arg_type_qualifier qualifiers;
+    const char* name;
+  };
+  const Expected expected[] = {
+      {CL_KERNEL_ARG_ADDRESS_GLOBAL, "float*", CL_KERNEL_ARG_TYPE_RESTRICT, "out"},
+      {CL_KERNEL_ARG_ADDRESS_GLOBAL, "int*", CL_KERNEL_ARG_TYPE_CONST, "in"},
+      {CL_KERNEL_ARG_ADDRESS_CONSTANT, "float4*", CL_KERNEL_ARG_TYPE_CONST, "table"},
+      {CL_KERNEL_ARG_ADDRESS_LOCAL, "uint*", CL_KERNEL_ARG_TYPE_VOLATILE, "scratch"},
+      {CL_KERNEL_ARG_ADDRESS_PRIVATE, "uint", CL_KERNEL_ARG_TYPE_NONE, "count"},
+      {CL_KERNEL_ARG_ADDRESS_PRIVATE, "float", CL_KERNEL_ARG_TYPE_NONE, "scale"},
+      {CL_KERNEL_ARG_ADDRESS_PRIVATE, "Pair", CL_KERNEL_ARG_TYPE_NONE, "pair"},
+      {CL_KERNEL_ARG_ADDRESS_GLOBAL, "long*", CL_KERNEL_ARG_TYPE_CONST | CL_KERNEL_ARG_TYPE_VOLATILE, "flags"},
+      {CL_KERNEL_ARG_ADDRESS_PRIVATE, "float4", CL_KERNEL_ARG_TYPE_NONE, "vector"},
+  };
+  for (cl_uint i = 0; i < std::size(expected); ++i) {
+    EXPECT_EQ(arg_value<cl_kernel_arg_address_qualifier>(kernel, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER),
+              expected[i].address)
+        << i;
+    EXPECT_EQ(arg_value<cl_kernel_arg_access_qualifier>(kernel, i, CL_KERNEL_ARG_ACCESS_QUALIFIER),
+              CL_KERNEL_ARG_ACCESS_NONE)
+        << i;
+    EXPECT_EQ(arg_string(kernel, i, CL_KERNEL_ARG_TYPE_NAME), expected[i].type) << i;
+    EXPECT_EQ(arg_value<cl_kernel_arg_type_qualifier>(kernel, i, CL_KERNEL_ARG_TYPE_QUALIFIER),
+              expected[i].qualifiers)
+        << i;
+    EXPECT_EQ(arg_string(kernel, i, CL_KERNEL_ARG_NAME), expected[i].name) << i;
+  }
+  char small[2];
+  EXPECT_EQ(clGetKernelArgInfo(kernel, 0, CL_KERNEL_ARG_NAME, sizeof small, small, nullptr), CL_INVALID_VALUE);
+  EXPECT_EQ(clGetKernelArgInfo(kernel, 0, 0x12345, sizeof small, small, nullptr), CL_INVALID_VALUE);
+  EXPECT_EQ(clGetKernelArgInfo(kernel, 9, CL_KERNEL_ARG_NAME, sizeof small, small, nullptr), CL_INVALID_ARG_INDEX);
+  EXPECT_EQ(clGetKernelArgInfo(nullptr, 0, CL_KERNEL_ARG_NAME, sizeof small, small, nullptr), CL_INVALID_KERNEL);
+}
+
+TEST_P(KernelQueries, ArgInfoOfALinkedProgramFollowsTheCompileOption) {
+  Program object = source_program(env.context, kArgKinds);
+  ASSERT_EQ(compile(object, env.device, "-cl-kernel-arg-info"), CL_SUCCESS);
+  cl_program inputs[] = {object.get()};
+  cl_int status = CL_OUT_OF_RESOURCES;
+  Program linked(clLinkProgram(env.context, 1, &env.device, nullptr, 1, inputs, nullptr, nullptr, &status));
+  ASSERT_EQ(status, CL_SUCCESS);
+  Kernel kernel = make_kernel(linked, "kinds");
+  EXPECT_EQ(arg_string(kernel, 4, CL_KERNEL_ARG_NAME), "count");
+}
+
+template <class T>
+T work_group_value(cl_kernel kernel, cl_device_id device, cl_kernel_work_group_info param) {
+  T value{};
+  size_t size = 0;
+  EXPECT_EQ(clGetKernelWorkGroupInfo(kernel, device, param, sizeof value, &value, &size), CL_SUCCESS) << param;
+  EXPECT_EQ(size, sizeof value);
+  return value;
+}
+
+constexpr const char* kWorkGroupKernels = R"(
+  kernel void plain(global int* out) { out[get_global_id(0)] = 1; }
+  kernel __attribute__((reqd_work_group_size(4, 2, 1))) void fixed(global int* out) { out[0] = 1; }
+  kernel void with_local(global int* out, local int* a, local double* b) {
+    local int arena[64];
+    local char bytes[10];
+    arena[get_local_id(0)] = 1;
+    bytes[0] = 2;
+    a[0] = arena[0] + bytes[0];
+    b[0] = 1.0;
+    out[0] = a[0] + (int)b[0];
+  }
+  kernel void private_array(global int* out, int n) {
+    int values[256];
+    for (int i = 0; i < 256; ++i) values[i] = out[i] * n;
+    out[get_global_id(0)] = values[(n * 7) & 255];
+  }
+)";
+
+TEST_P(KernelQueries, WorkGroupInfo) {
+  BuiltProgram program(env, kWorkGroupKernels);
+  cl_kernel plain = program.kernel("plain");
+  cl_kernel fixed = program.kernel("fixed");
+  ASSERT_NE(plain, nullptr);
+  ASSERT_NE(fixed, nullptr);
+  const size_t device_max = info_value<size_t>(clGetDeviceInfo, env.device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+  for (cl_device_id device : {env.device, static_cast<cl_device_id>(nullptr)}) {  // NULL: the only device
+    const size_t size = work_group_value<size_t>(plain, device, CL_KERNEL_WORK_GROUP_SIZE);
+    EXPECT_GE(size, 1u);
+    EXPECT_LE(size, device_max);
+    size_t compiled[3] = {9, 9, 9};
+    ASSERT_EQ(clGetKernelWorkGroupInfo(plain, device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof compiled, compiled,
+                                       nullptr),
+              CL_SUCCESS);
+    EXPECT_EQ(compiled[0] + compiled[1] + compiled[2], 0u);
+    ASSERT_EQ(clGetKernelWorkGroupInfo(fixed, device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof compiled, compiled,
+                                       nullptr),
+              CL_SUCCESS);
+    EXPECT_EQ(compiled[0], 4u);
+    EXPECT_EQ(compiled[1], 2u);
+    EXPECT_EQ(compiled[2], 1u);
+    EXPECT_GE(work_group_value<size_t>(plain, device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE), 1u);
+    work_group_value<cl_ulong>(plain, device, CL_KERNEL_PRIVATE_MEM_SIZE);
+    work_group_value<cl_ulong>(plain, device, CL_KERNEL_LOCAL_MEM_SIZE);
+  }
+  size_t global[3];
+  EXPECT_EQ(clGetKernelWorkGroupInfo(plain, env.device, CL_KERNEL_GLOBAL_WORK_SIZE, sizeof global, global, nullptr),
+            CL_INVALID_VALUE);
+  EXPECT_EQ(clGetKernelWorkGroupInfo(plain, env.device, 0x12345, sizeof global, global, nullptr), CL_INVALID_VALUE);
+  EXPECT_EQ(clGetKernelWorkGroupInfo(plain, env.device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof(size_t), global,
+                                     nullptr),
+            CL_INVALID_VALUE);
+  cl_device_id not_a_device = reinterpret_cast<cl_device_id>(env.context);
+  EXPECT_EQ(clGetKernelWorkGroupInfo(plain, not_a_device, CL_KERNEL_WORK_GROUP_SIZE, sizeof global, global, nullptr),
+            CL_INVALID_DEVICE);
+  EXPECT_EQ(clGetKernelWorkGroupInfo(nullptr, env.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof global, global, nullptr),
+            CL_INVALID_KERNEL);
+}
+
+TEST_P(KernelQueries, LocalMemSizeCountsVariablesAndArguments) {
+  BuiltProgram program(env, kWorkGroupKernels);
+  cl_kernel kernel = program.kernel("with_local");
+  ASSERT_NE(kernel, nullptr);
+  const cl_ulong variables = work_group_value<cl_ulong>(kernel, env.device, CL_KERNEL_LOCAL_MEM_SIZE);
+  EXPECT_GE(variables, 64 * sizeof(cl_int) + 10);
+  ASSERT_EQ(clSetKernelArg(kernel, 1, 100, nullptr), CL_SUCCESS);
+  EXPECT_EQ(work_group_value<cl_ulong>(kernel, env.device, CL_KERNEL_LOCAL_MEM_SIZE), variables + 100);
+  ASSERT_EQ(clSetKernelArg(kernel, 2, 64, nullptr), CL_SUCCESS);
+  EXPECT_EQ(work_group_value<cl_ulong>(kernel, env.device, CL_KERNEL_LOCAL_MEM_SIZE), variables + 164);
+  ASSERT_EQ(clSetKernelArg(kernel, 1, 8, nullptr), CL_SUCCESS);
+  EXPECT_EQ(work_group_value<cl_ulong>(kernel, env.device, CL_KERNEL_LOCAL_MEM_SIZE), variables + 72);
+
+  cl_kernel plain = program.kernel("plain");
+  EXPECT_EQ(work_group_value<cl_ulong>(plain, env.device, CL_KERNEL_LOCAL_MEM_SIZE), 0u);
+}
+
+TEST_P(KernelQueries, PrivateMemSizeCoversAPrivateArray) {
+  BuiltProgram program(env, kWorkGroupKernels, "-cl-opt-disable");
+  cl_kernel kernel = program.kernel("private_array");
+  ASSERT_NE(kernel, nullptr);
+  EXPECT_GE(work_group_value<cl_ulong>(kernel, env.device, CL_KERNEL_PRIVATE_MEM_SIZE), 256 * sizeof(cl_int));
+}
+
+TEST_P(KernelQueries, TooMuchLocalMemoryFailsTheLaunch) {
+  BuiltProgram program(env, kWorkGroupKernels);
+  cl_kernel kernel = program.kernel("with_local");
+  ASSERT_NE(kernel, nullptr);
+  const cl_ulong local_size = info_value<cl_ulong>(clGetDeviceInfo, env.device, CL_DEVICE_LOCAL_MEM_SIZE);
+  DeviceBuffer out(env.context, sizeof(int));
+  ASSERT_EQ(clSetKernelArg(kernel, 0, sizeof(cl_mem), out.address()), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(kernel, 1, static_cast<size_t>(local_size), nullptr), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(kernel, 2, 8, nullptr), CL_SUCCESS);
+  const size_t one = 1;
+  EXPECT_EQ(clEnqueueNDRangeKernel(env.queue, kernel, 1, nullptr, &one, &one, 0, nullptr, nullptr),
+            CL_OUT_OF_RESOURCES);
+  ASSERT_EQ(clSetKernelArg(kernel, 1, 4, nullptr), CL_SUCCESS);
+  EXPECT_EQ(clEnqueueNDRangeKernel(env.queue, kernel, 1, nullptr, &one, &one, 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(clFinish(env.queue), CL_SUCCESS);
+  EXPECT_EQ(read_buffer<int>(env.queue, out.get(), 1)[0], 4);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryDevice, KernelQueries, ::testing::ValuesIn(all_devices()), device_name);
+
+}  // namespace
