@@ -78,6 +78,8 @@ bool lists_spirv(cl_device_id device) {
 class ProgramWithIL : public DeviceTest {
  protected:
   void SetUp() override {
+    DeviceTest::SetUp();
+    if (IsSkipped()) return;
     if (!lists_spirv(env.device)) GTEST_SKIP() << "this device lists no SPIR-V";
   }
 

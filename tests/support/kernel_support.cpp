@@ -61,6 +61,13 @@ void run_1d(cl_command_queue queue, cl_kernel kernel, size_t global, size_t loca
   ASSERT_EQ(clFinish(queue), CL_SUCCESS);
 }
 
+void DeviceTest::SetUp() {
+  cl_bool compiler = CL_FALSE;
+  ASSERT_EQ(clGetDeviceInfo(env.device, CL_DEVICE_COMPILER_AVAILABLE, sizeof compiler, &compiler, nullptr),
+            CL_SUCCESS);
+  if (!compiler) GTEST_SKIP() << device_string(env.device, CL_DEVICE_NAME) << " has no compiler yet";
+}
+
 std::vector<cl_device_id> all_devices() { return cucl_devices(CL_DEVICE_TYPE_ALL); }
 
 std::string device_name(const ::testing::TestParamInfo<cl_device_id>& info) {

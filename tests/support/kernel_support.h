@@ -80,9 +80,12 @@ void run_1d(cl_command_queue queue, cl_kernel kernel, size_t global, size_t loca
 std::vector<cl_device_id> all_devices();
 std::string device_name(const ::testing::TestParamInfo<cl_device_id>& info);
 
+// Skips (with the reason) on a device that reports no compiler: kernel tests need one.
+// Subclasses that override SetUp call DeviceTest::SetUp() first and return if it skipped.
 class DeviceTest : public ::testing::TestWithParam<cl_device_id> {
  protected:
   DeviceTest() : env(GetParam()) {}
+  void SetUp() override;
   Env env;
 };
 
