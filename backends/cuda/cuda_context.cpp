@@ -1,0 +1,47 @@
+#include "backends/cuda/cuda_context.h"
+
+#include "backends/cuda/cuda_fill.h"
+#include "backends/cuda/cuda_staging.h"
+
+namespace cucl::backend::cuda {
+
+CudaContext::CudaContext(std::shared_ptr<const CudaDriver> driver, CUdevice device,
+                         std::shared_ptr<HostRegistry> registry)
+    : driver_(std::move(driver)),
+      device_(device),
+      registry_(std::move(registry)),
+      staging_(std::make_unique<StagingPool>(*this)) {
+  int pitch = 0;
+  if (driver_->cuDeviceGetAttribute(&pitch, CU_DEVICE_ATTRIBUTE_MAX_PITCH, device_) == CUDA_SUCCESS && pitch > 0) {
+    max_pitch_ = static_cast<size_t>(pitch);
+  }
+}
+
+CudaContext::~CudaContext() {
+  if (!context_) return;
+  if (driver_->cuCtxSetCurrent(context_) == CUDA_SUCCESS) {
+    fill_kernels_.reset();
+    staging_.reset();
+  }
+  driver_->cuDevicePrimaryCtxRelease(device_);
+}
+
+void CudaContext::retain() {
+  // A failure leaves the flag unset, so a later call tries again.
+  std::call_once(retained_, [this] { check(driver_->cuDevicePrimaryCtxRetain(&context_, device_), "cuDevicePrimaryCtxRetain"); });
+}
+
+void CudaContext::make_current() {
+  retain();
+  CUcontext current = nullptr;
+  if (driver_->cuCtxGetCurrent(&current) == CUDA_SUCCESS && current == context_) return;
+  check(driver_->cuCtxSetCurrent(context_), "cuCtxSetCurrent");
+}
+
+FillKernels& CudaContext::fill_kernels() {
+  std::lock_guard lock(fill_mutex_);
+  if (!fill_kernels_) fill_kernels_ = std::make_unique<FillKernels>(*driver_);
+  return *fill_kernels_;
+}
+
+}  // namespace cucl::backend::cuda

@@ -1,0 +1,53 @@
+// One CUDA device as the backend uses it: the driver, the device's primary context
+// (retained on first use), and what the device's memories and streams share: page-locked
+// staging buffers, the fill kernels, and the registry of application memory.
+#pragma once
+
+#include <memory>
+#include <mutex>
+
+#include "backends/cuda/cuda_driver.h"
+#include "backends/cuda/cuda_host_registry.h"
+
+namespace cucl::backend::cuda {
+
+class StagingPool;
+class FillKernels;
+
+class CudaContext {
+ public:
+  CudaContext(std::shared_ptr<const CudaDriver> driver, CUdevice device, std::shared_ptr<HostRegistry> registry);
+  ~CudaContext();
+  CudaContext(const CudaContext&) = delete;
+  CudaContext& operator=(const CudaContext&) = delete;
+
+  const CudaDriver& driver() const { return *driver_; }
+  CUdevice device() const { return device_; }
+  // The largest row pitch the driver's 2D and 3D copies take.
+  size_t max_pitch() const { return max_pitch_; }
+  // Makes the primary context current on the calling thread (retaining it the first
+  // time). Every thread calls this before it calls the driver. Throws CudaError.
+  void make_current();
+  // Throws CudaError unless `result` is CUDA_SUCCESS.
+  void check(CUresult result, const char* call) const { check_cuda(*driver_, result, call); }
+
+  HostRegistry& host_registry() { return *registry_; }
+  StagingPool& staging() { return *staging_; }
+  // The fill kernels, loaded on first use (the context must be current).
+  FillKernels& fill_kernels();
+
+ private:
+  void retain();
+
+  std::shared_ptr<const CudaDriver> driver_;
+  CUdevice device_;
+  size_t max_pitch_ = 0;
+  std::shared_ptr<HostRegistry> registry_;
+  std::once_flag retained_;
+  CUcontext context_ = nullptr;
+  std::unique_ptr<StagingPool> staging_;
+  std::mutex fill_mutex_;
+  std::unique_ptr<FillKernels> fill_kernels_;
+};
+
+}  // namespace cucl::backend::cuda

@@ -1,0 +1,116 @@
+// What a CUDA device is, from the driver's attributes. Only what works today is
+// advertised: no compiler yet (kernels come with the NVPTX code generator), so no OpenCL C
+// versions, features or language extensions.
+#include <time.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "backends/cuda/cuda_device.h"
+
+namespace cucl::backend::cuda {
+namespace {
+
+constexpr cl_uint kNvidiaPciVendorId = 0x10de;
+
+class Attributes {
+ public:
+  Attributes(const CudaDriver& driver, CUdevice device) : driver_(driver), device_(device) {}
+  // The attribute, or `otherwise` where the driver does not answer.
+  int operator()(CUdevice_attribute attribute, int otherwise = 0) const {
+    int value = 0;
+    return driver_.cuDeviceGetAttribute(&value, attribute, device_) == CUDA_SUCCESS ? value : otherwise;
+  }
+
+ private:
+  const CudaDriver& driver_;
+  CUdevice device_;
+};
+
+// Profiling timestamps come from the host's monotonic clock (CudaDevice::device_timer_ns).
+size_t monotonic_clock_resolution_ns() {
+  timespec resolution{};
+  if (clock_getres(CLOCK_MONOTONIC, &resolution) != 0) return 1;
+  return std::max<size_t>(1, resolution.tv_sec * 1000000000ull + resolution.tv_nsec);
+}
+
+// Equal for every device this driver serves, different for other drivers or versions.
+std::array<cl_uchar, CL_UUID_SIZE_KHR> driver_uuid(int driver_version) {
+  std::array<cl_uchar, CL_UUID_SIZE_KHR> uuid{};
+  const char tag[] = "cucl-cuda-drv";  // 13 bytes, then the version
+  std::memcpy(uuid.data(), tag, sizeof tag - 1);
+  uuid[13] = static_cast<cl_uchar>(driver_version >> 16);
+  uuid[14] = static_cast<cl_uchar>(driver_version >> 8);
+  uuid[15] = static_cast<cl_uchar>(driver_version);
+  return uuid;
+}
+
+}  // namespace
+
+DeviceDescription describe_cuda_device(const CudaDriver& driver, CUdevice device) {
+  Attributes attribute(driver, device);
+  DeviceDescription d;
+  d.type = CL_DEVICE_TYPE_GPU;
+  char name[256] = {};
+  if (driver.cuDeviceGetName(name, sizeof name - 1, device) != CUDA_SUCCESS || !name[0]) {
+    std::strcpy(name, "NVIDIA GPU");
+  }
+  d.name = name;
+  d.vendor = "NVIDIA Corporation";
+  d.vendor_id = kNvidiaPciVendorId;
+  d.driver_version = "0.1.0 (CUDA " + std::to_string(driver.version / 1000) + "." +
+                     std::to_string(driver.version % 1000 / 10) + ")";
+
+  d.max_compute_units = static_cast<cl_uint>(std::max(1, attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 1)));
+  d.max_clock_frequency_mhz = static_cast<cl_uint>(attribute(CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000);
+  d.address_bits = 64;
+  d.max_work_item_sizes = {static_cast<size_t>(attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, 1024)),
+                           static_cast<size_t>(attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, 1024)),
+                           static_cast<size_t>(attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, 64))};
+  d.max_work_group_size = static_cast<size_t>(attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1024));
+  d.preferred_work_group_size_multiple = static_cast<size_t>(attribute(CU_DEVICE_ATTRIBUTE_WARP_SIZE, 32));
+  // Scalar code is what a GPU thread runs best; widths of vectors the hardware loads whole.
+  d.preferred_vector_width = {1, 1, 1, 1, 1, 0, 0};
+  d.native_vector_width = {1, 1, 1, 1, 1, 0, 0};
+
+  size_t total = 0;
+  if (driver.cuDeviceTotalMem(&total, device) != CUDA_SUCCESS) total = 0;
+  d.global_mem_size = total;
+  // The FULL_PROFILE rule: at least a quarter of global memory (and 128 MiB), at most all of it.
+  d.max_mem_alloc_size = std::min<cl_ulong>(total, std::max<cl_ulong>(total / 4, 128ull << 20));
+  d.global_mem_cache_type = CL_READ_WRITE_CACHE;
+  d.global_mem_cacheline_size = 128;
+  d.global_mem_cache_size = static_cast<cl_ulong>(attribute(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE));
+  d.max_constant_buffer_size =
+      static_cast<cl_ulong>(std::max(64 * 1024, attribute(CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY)));
+  d.local_mem_type = CL_LOCAL;
+  d.local_mem_size =
+      static_cast<cl_ulong>(std::max(32 * 1024, attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)));
+  d.max_parameter_size = 4096;  // the classic CUDA kernel parameter limit
+  // cuMemAlloc returns 256-byte aligned memory; sub-buffers keep that alignment.
+  d.mem_base_addr_align_bits = 256 * 8;
+  d.min_data_type_align_size = 128;
+  d.host_unified_memory = CL_FALSE;
+  d.error_correction_support = attribute(CU_DEVICE_ATTRIBUTE_ECC_ENABLED) ? CL_TRUE : CL_FALSE;
+  d.endian_little = CL_TRUE;
+  d.single_fp_config = CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM | CL_FP_FMA;
+
+  d.profiling_timer_resolution_ns = monotonic_clock_resolution_ns();
+  d.compiler_available = CL_FALSE;
+  d.linker_available = CL_FALSE;
+  d.execution_capabilities = CL_EXEC_KERNEL;
+  d.queue_on_host_properties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+
+  const cl_version v1 = CL_MAKE_VERSION(1, 0, 0);
+  d.extensions = {{v1, "cl_khr_extended_versioning"}, {v1, "cl_khr_device_uuid"}, {v1, "cl_khr_pci_bus_info"}};
+  CUuuid uuid{};
+  if (driver.cuDeviceGetUuid(&uuid, device) == CUDA_SUCCESS) std::memcpy(d.uuid.data(), uuid.bytes, CL_UUID_SIZE_KHR);
+  d.driver_uuid = driver_uuid(driver.version);
+  d.pci_bus_info.pci_domain = static_cast<cl_uint>(attribute(CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID));
+  d.pci_bus_info.pci_bus = static_cast<cl_uint>(attribute(CU_DEVICE_ATTRIBUTE_PCI_BUS_ID));
+  d.pci_bus_info.pci_device = static_cast<cl_uint>(attribute(CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID));
+  d.pci_bus_info.pci_function = 0;  // CUDA devices are function 0; the driver does not report it
+  return d;
+}
+
+}  // namespace cucl::backend::cuda

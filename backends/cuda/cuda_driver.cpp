@@ -1,0 +1,75 @@
+#include "backends/cuda/cuda_driver.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+
+namespace cucl::backend::cuda {
+namespace {
+
+using GetProcAddress = decltype(&::cuGetProcAddress_v2);
+using DriverGetVersion = decltype(&::cuDriverGetVersion);
+
+// The driver ABI we ask for: what the headers describe, or older when the driver is older
+// (every entry point cucl uses kept its signature from CUDA 12.0 to the headers' version).
+constexpr int kOldestDriver = 12000;
+
+}  // namespace
+
+std::string CudaDriver::describe(CUresult result) const {
+  const char* name = nullptr;
+  const char* text = nullptr;
+  if (cuGetErrorName) cuGetErrorName(result, &name);
+  if (cuGetErrorString) cuGetErrorString(result, &text);
+  std::string description = name ? name : "CUDA error " + std::to_string(static_cast<int>(result));
+  if (text) description += std::string(": ") + text;
+  return description;
+}
+
+std::shared_ptr<const CudaDriver> load_cuda_driver(std::string& why_not) {
+  // The library stays loaded for the life of the process: the driver keeps threads and
+  // exit handlers of its own, and unloading it under them is not safe.
+  void* library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!library) {
+    const char* error = dlerror();
+    why_not = std::string("cannot load libcuda.so.1 (") + (error ? error : "not found") + ")";
+    return nullptr;
+  }
+  auto get_version = reinterpret_cast<DriverGetVersion>(dlsym(library, "cuDriverGetVersion"));
+  auto get_proc = reinterpret_cast<GetProcAddress>(dlsym(library, "cuGetProcAddress_v2"));
+  if (!get_version || !get_proc) {
+    why_not = "libcuda.so.1 is older than CUDA 12 (no cuGetProcAddress_v2)";
+    return nullptr;
+  }
+  auto driver = std::make_shared<CudaDriver>();
+  if (get_version(&driver->version) != CUDA_SUCCESS || driver->version < kOldestDriver) {
+    why_not = "the CUDA driver is older than CUDA 12 (version " + std::to_string(driver->version) + ")";
+    return nullptr;
+  }
+  const int requested = std::min(driver->version, CUDA_VERSION);
+  std::string missing;
+  auto resolve = [&](const char* name, auto& member) {
+    void* function = nullptr;
+    CUdriverProcAddressQueryResult found = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+    if (get_proc(name, &function, requested, CU_GET_PROC_ADDRESS_DEFAULT, &found) != CUDA_SUCCESS ||
+        found != CU_GET_PROC_ADDRESS_SUCCESS || !function) {
+      missing += missing.empty() ? name : std::string(", ") + name;
+      return;
+    }
+    member = reinterpret_cast<std::remove_reference_t<decltype(member)>>(function);
+  };
+#define CUCL_CUDA_RESOLVE(name) resolve(#name, driver->name);
+  CUCL_CUDA_ENTRY_POINTS(CUCL_CUDA_RESOLVE)
+#undef CUCL_CUDA_RESOLVE
+  if (!missing.empty()) {
+    why_not = "the CUDA driver lacks " + missing;
+    return nullptr;
+  }
+  if (CUresult result = driver->cuInit(0); result != CUDA_SUCCESS) {
+    why_not = "cuInit failed: " + driver->describe(result);
+    return nullptr;
+  }
+  return driver;
+}
+
+}  // namespace cucl::backend::cuda

@@ -1,0 +1,83 @@
+#include "backends/cuda/cuda_execute.h"
+
+#include <cstring>
+#include <type_traits>
+
+#include "backends/cuda/cuda_fill.h"
+#include "backends/cuda/cuda_memory.h"
+
+namespace cucl::backend::cuda {
+namespace {
+
+CudaMemory& memory_of(const Location& location) { return *static_cast<CudaMemory*>(location.memory); }
+
+// Each overload enqueues one kind of operation.
+struct StreamExecutor {
+  CudaContext& context;
+  CUstream stream;
+
+  Pending operator()(const op::Nothing&) const { return Pending::Nothing; }
+  Pending operator()(const op::Migrate&) const { return Pending::Nothing; }  // one device: always current
+
+  Pending operator()(const op::Copy& copy) const {
+    if (copy.size == 0) return Pending::Nothing;
+    char* src_host = host_address(copy.src);
+    char* dst_host = host_address(copy.dst);
+    if (src_host && dst_host) {  // application memory and registered USE_HOST_PTR memory
+      std::memmove(dst_host, src_host, copy.size);
+      return Pending::Nothing;
+    }
+    if (!copy.src.memory) return host_to_device(context, stream, device_address(copy.dst), src_host, copy.size);
+    if (!copy.dst.memory) return device_to_host(context, stream, dst_host, device_address(copy.src), copy.size);
+    context.check(context.driver().cuMemcpyAsync(device_address(copy.dst), device_address(copy.src), copy.size, stream),
+                  "cuMemcpyAsync");
+    return Pending::StreamWork;
+  }
+
+  Pending operator()(const op::CopyRect& rect) const { return enqueue_copy_rect(context, stream, rect); }
+
+  Pending operator()(const op::Fill& fill) const {
+    if (fill.size == 0) return Pending::Nothing;
+    enqueue_fill(context, stream, device_address(fill.dst), fill.size, fill.pattern, fill.pattern_size);
+    return Pending::StreamWork;
+  }
+
+  Pending operator()(const op::Map& map) const {
+    CudaMemory& memory = memory_of(map.src);
+    if (!map.needs_read || memory.host_address(map.src.offset) == map.mapped) return Pending::Nothing;
+    return device_to_host(context, stream, map.mapped, memory.device_address(map.src.offset), map.size);
+  }
+
+  Pending operator()(const op::Unmap& unmap) const {
+    CudaMemory& memory = memory_of(unmap.dst);
+    if (!unmap.needs_write || memory.host_address(unmap.dst.offset) == unmap.mapped) return Pending::Nothing;
+    return host_to_device(context, stream, memory.device_address(unmap.dst.offset), unmap.mapped, unmap.size);
+  }
+
+  // The application's pointer, or the host address of registered memory (else null).
+  static char* host_address(const Location& location) {
+    if (!location.memory) return static_cast<char*>(location.host) + location.offset;
+    return memory_of(location).host_address(location.offset);
+  }
+  static CUdeviceptr device_address(const Location& location) {
+    return memory_of(location).device_address(location.offset);
+  }
+};
+
+}  // namespace
+
+Enqueued enqueue_operation(CudaContext& context, CUstream stream, const Operation& operation) {
+  StreamExecutor executor{context, stream};
+  return std::visit(
+      [&](const auto& alternative) -> Enqueued {
+        using Kind = std::decay_t<decltype(alternative)>;
+        if constexpr (std::is_same_v<Kind, op::LaunchKernel> || std::is_same_v<Kind, op::HostFunction>) {
+          return {CL_INVALID_OPERATION, Pending::Nothing};
+        } else {
+          return {CL_SUCCESS, executor(alternative)};
+        }
+      },
+      operation);
+}
+
+}  // namespace cucl::backend::cuda

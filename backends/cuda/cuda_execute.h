@@ -1,0 +1,22 @@
+// Puts one operation on a CUDA stream.
+#pragma once
+
+#include "backends/backend.h"
+#include "backends/cuda/cuda_context.h"
+#include "backends/cuda/cuda_transfer.h"
+
+namespace cucl::backend::cuda {
+
+struct Enqueued {
+  cl_int status = CL_SUCCESS;          // negative: the operation cannot run on this device
+  Pending pending = Pending::Nothing;  // StreamWork: done once the stream reaches this point
+};
+
+// Enqueues `operation` (anything but a HostFunction) on `stream`; the context is current.
+// Throws CudaError when the driver refuses.
+Enqueued enqueue_operation(CudaContext& context, CUstream stream, const Operation& operation);
+
+// The rectangular copies (clEnqueue*BufferRect).
+Pending enqueue_copy_rect(CudaContext& context, CUstream stream, const op::CopyRect& rect);
+
+}  // namespace cucl::backend::cuda

@@ -1,0 +1,41 @@
+// Application memory registered with the driver for CL_MEM_USE_HOST_PTR. Registration
+// works on whole pages and a page may hold several buffers, so registrations are counted
+// per page span and shared by every CUDA device (they are portable across contexts).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+
+#include "backends/cuda/cuda_driver.h"
+
+namespace cucl::backend::cuda {
+
+class HostRegistry {
+ public:
+  explicit HostRegistry(const CudaDriver& driver);
+  HostRegistry(const HostRegistry&) = delete;
+  HostRegistry& operator=(const HostRegistry&) = delete;
+
+  // Registers (or shares a registration of) the pages under [pointer, pointer + size).
+  // False when the driver refuses, or the pages partly overlap another registration: the
+  // caller then keeps a device copy instead. Some CUDA context must be current.
+  bool acquire(const void* pointer, size_t size);
+  // Gives back what acquire() took (only call it after a successful acquire).
+  void release(const void* pointer, size_t size);
+
+ private:
+  struct Span {
+    uintptr_t end;
+    size_t users;
+  };
+  std::pair<uintptr_t, uintptr_t> pages(const void* pointer, size_t size) const;
+
+  const CudaDriver& driver_;
+  size_t page_size_;
+  std::mutex mutex_;
+  std::map<uintptr_t, Span> spans_;  // by first byte
+};
+
+}  // namespace cucl::backend::cuda

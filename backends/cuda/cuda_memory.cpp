@@ -1,0 +1,76 @@
+#include "backends/cuda/cuda_memory.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "backends/cuda/cuda_staging.h"
+#include "backends/cuda/cuda_transfer.h"
+
+namespace cucl::backend::cuda {
+
+std::unique_ptr<CudaMemory> CudaMemory::create(std::shared_ptr<CudaContext> context, size_t size, void* host_ptr) {
+  context->make_current();
+  const CudaDriver& driver = context->driver();
+  std::unique_ptr<CudaMemory> memory(new CudaMemory(context, size, static_cast<char*>(host_ptr)));
+  if (host_ptr && context->host_registry().acquire(host_ptr, size)) {
+    CUdeviceptr mapped = 0;
+    if (driver.cuMemHostGetDevicePointer(&mapped, host_ptr, 0) == CUDA_SUCCESS) {
+      memory->registered_ = true;
+      memory->device_ = mapped;
+      return memory;
+    }
+    context->host_registry().release(host_ptr, size);
+  }
+  CUresult result = driver.cuMemAlloc(&memory->device_, size);
+  if (result == CUDA_ERROR_OUT_OF_MEMORY) return nullptr;
+  context->check(result, "cuMemAlloc");
+  if (host_ptr) memory->write_now(0, host_ptr, size);  // USE_HOST_PTR starts with the application's data
+  return memory;
+}
+
+CudaMemory::~CudaMemory() {
+  try {
+    context_->make_current();
+  } catch (const CudaError&) {
+    return;  // the context is gone: so is everything allocated in it
+  }
+  const CudaDriver& driver = context_->driver();
+  for (void* staging : staging_) driver.cuMemFreeHost(staging);
+  if (registered_) {
+    context_->host_registry().release(host_ptr_, size_);
+  } else if (device_) {
+    driver.cuMemFree(device_);
+  }
+}
+
+void* CudaMemory::map_pointer(size_t offset, size_t size) {
+  if (host_ptr_) return host_ptr_ + offset;
+  context_->make_current();
+  void* staging = nullptr;
+  context_->check(context_->driver().cuMemHostAlloc(&staging, std::max<size_t>(size, 1), CU_MEMHOSTALLOC_PORTABLE),
+                  "cuMemHostAlloc");
+  std::lock_guard lock(staging_mutex_);
+  staging_.push_back(staging);
+  return staging;
+}
+
+void CudaMemory::unmap_pointer(void* mapped) {
+  std::unique_lock lock(staging_mutex_);
+  auto it = std::find(staging_.begin(), staging_.end(), mapped);
+  if (it == staging_.end()) return;  // USE_HOST_PTR memory: nothing was allocated
+  staging_.erase(it);
+  lock.unlock();
+  context_->make_current();
+  context_->driver().cuMemFreeHost(mapped);
+}
+
+void CudaMemory::write_now(size_t offset, const void* src, size_t size) {
+  if (registered_) {
+    std::memmove(host_ptr_ + offset, src, size);
+    return;
+  }
+  context_->make_current();
+  copy_host_to_device_now(*context_, device_ + offset, src, size);
+}
+
+}  // namespace cucl::backend::cuda

@@ -1,0 +1,46 @@
+// One buffer allocation on a CUDA device.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "backends/backend.h"
+#include "backends/cuda/cuda_context.h"
+
+namespace cucl::backend::cuda {
+
+class CudaMemory final : public Memory {
+ public:
+  // Device memory (cuMemAlloc); for CL_MEM_USE_HOST_PTR (`host_ptr` given) the
+  // application's memory registered with the driver, or, where the driver refuses, device
+  // memory that starts with a copy of it and is copied back into it by map commands.
+  // Null when the device has no room.
+  static std::unique_ptr<CudaMemory> create(std::shared_ptr<CudaContext> context, size_t size, void* host_ptr);
+  ~CudaMemory() override;
+
+  // The address of byte `offset` as the GPU sees it.
+  CUdeviceptr device_address(size_t offset) const { return device_ + offset; }
+  // The address of byte `offset` on the host, where the storage is host memory (null otherwise).
+  char* host_address(size_t offset) const { return registered_ ? host_ptr_ + offset : nullptr; }
+
+  // For device memory: page-locked staging that the map command fills and the unmap
+  // command copies back. For USE_HOST_PTR: the application's memory, as OpenCL requires.
+  void* map_pointer(size_t offset, size_t size) override;
+  void unmap_pointer(void* mapped) override;
+  void write_now(size_t offset, const void* src, size_t size) override;
+
+ private:
+  CudaMemory(std::shared_ptr<CudaContext> context, size_t size, char* host_ptr)
+      : context_(std::move(context)), size_(size), host_ptr_(host_ptr) {}
+
+  std::shared_ptr<CudaContext> context_;
+  size_t size_;
+  char* host_ptr_;           // USE_HOST_PTR memory, or null
+  bool registered_ = false;  // host_ptr_ is the storage (registered); else device memory
+  CUdeviceptr device_ = 0;
+  std::mutex staging_mutex_;
+  std::vector<void*> staging_;  // page-locked map buffers handed out and not yet unmapped
+};
+
+}  // namespace cucl::backend::cuda

@@ -1,0 +1,27 @@
+// A command queue's stream on a CUDA device: one CUDA stream (non-blocking, so it never
+// waits for the legacy default stream) and a completion thread (cuda_completion.h).
+#pragma once
+
+#include <memory>
+
+#include "backends/backend.h"
+#include "backends/cuda/cuda_completion.h"
+#include "backends/cuda/cuda_context.h"
+
+namespace cucl::backend::cuda {
+
+class CudaStream final : public Stream {
+ public:
+  explicit CudaStream(std::shared_ptr<CudaContext> context);  // throws CudaError
+  ~CudaStream() override;
+  // Enqueues the work's operations on the calling thread and hands the work, with an
+  // event recorded after them, to the completion thread.
+  void submit(Work& work) override;
+
+ private:
+  std::shared_ptr<CudaContext> context_;
+  CUstream stream_ = nullptr;
+  std::shared_ptr<CompletionQueue> completion_;
+};
+
+}  // namespace cucl::backend::cuda

@@ -1,0 +1,212 @@
+// Host <-> GPU transfers: large pageable buffers (staged), page-locked sources, buffers
+// made from host memory (CL_MEM_USE_HOST_PTR / COPY_HOST_PTR) and maps.
+#include <sys/mman.h>
+
+#include <cstring>
+
+#include "test_cuda_helpers.h"
+
+using namespace cucl_test;
+using namespace buffer_test;
+using namespace cuda_test;
+
+namespace {
+
+class CudaTransfers : public GpuTest {};
+
+// Bytes that change with their position at every scale, so a misplaced chunk shows.
+std::vector<uint8_t> large_pattern(size_t size, uint32_t seed) {
+  std::vector<uint8_t> bytes(size);
+  uint32_t state = seed;
+  for (size_t i = 0; i < size; i += 4) {
+    state = state * 1664525u + 1013904223u;
+    std::memcpy(bytes.data() + i, &state, std::min<size_t>(4, size - i));
+  }
+  return bytes;
+}
+
+size_t first_difference(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
+  auto [at, _] = std::mismatch(a.begin(), a.end(), b.begin(), b.end());
+  return static_cast<size_t>(at - a.begin());
+}
+
+TEST_F(CudaTransfers, LargePageableWriteAndReadKeepEveryByte) {
+  constexpr size_t kSize = 256u << 20;
+  Mem buffer = make_buffer(context(), 0, kSize);
+  auto data = large_pattern(kSize, 7);
+  write_all(queue(), buffer, data);
+  std::vector<uint8_t> back(kSize, 0);
+  ASSERT_EQ(clEnqueueReadBuffer(queue(), buffer, CL_TRUE, 0, kSize, back.data(), 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(first_difference(back, data), kSize);
+}
+
+TEST_F(CudaTransfers, LargeTransfersAtOddOffsetsAndSizes) {
+  constexpr size_t kSize = 40u << 20;
+  constexpr size_t kOffset = 12345, kPart = (27u << 20) + 3;
+  Mem buffer = make_buffer(context(), 0, kSize);
+  auto data = large_pattern(kSize, 3);
+  write_all(queue(), buffer, data);
+  auto part = large_pattern(kPart, 99);
+  ASSERT_EQ(clEnqueueWriteBuffer(queue(), buffer, CL_TRUE, kOffset, kPart, part.data() , 0, nullptr, nullptr),
+            CL_SUCCESS);
+  std::copy(part.begin(), part.end(), data.begin() + kOffset);
+  std::vector<uint8_t> back(kSize, 0);
+  ASSERT_EQ(clEnqueueReadBuffer(queue(), buffer, CL_TRUE, 0, kSize, back.data(), 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(first_difference(back, data), kSize);
+  // A read into the middle of a host array leaves its neighbours alone.
+  std::vector<uint8_t> window(kPart + 2, 0xAB);
+  ASSERT_EQ(clEnqueueReadBuffer(queue(), buffer, CL_TRUE, kOffset, kPart, window.data() + 1, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(window.front(), 0xAB);
+  EXPECT_EQ(window.back(), 0xAB);
+  EXPECT_TRUE(std::equal(part.begin(), part.end(), window.begin() + 1));
+}
+
+TEST_F(CudaTransfers, MappedMemoryIsAPageLockedSourceForOtherTransfers) {
+  constexpr size_t kSize = 32u << 20;
+  Mem staging = make_buffer(context(), CL_MEM_ALLOC_HOST_PTR, kSize);
+  Mem target = make_buffer(context(), 0, kSize);
+  cl_int status = CL_SUCCESS;
+  auto* mapped = static_cast<uint8_t*>(clEnqueueMapBuffer(queue(), staging, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION,
+                                                          0, kSize, 0, nullptr, nullptr, &status));
+  ASSERT_EQ(status, CL_SUCCESS);
+  auto data = large_pattern(kSize, 5);
+  std::memcpy(mapped, data.data(), kSize);
+  ASSERT_EQ(clEnqueueWriteBuffer(queue(), target, CL_TRUE, 0, kSize, mapped, 0, nullptr, nullptr), CL_SUCCESS);
+  std::memset(mapped, 0, kSize);
+  ASSERT_EQ(clEnqueueReadBuffer(queue(), target, CL_TRUE, 0, kSize, mapped, 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(std::memcmp(mapped, data.data(), kSize), 0);
+  ASSERT_EQ(clEnqueueUnmapMemObject(queue(), staging, mapped, 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(first_difference(read_all(queue(), staging, kSize), data), kSize);
+}
+
+TEST_F(CudaTransfers, CopyHostPtrTakesTheContentsAtCreation) {
+  for (size_t size : {size_t{1000}, size_t{24u << 20}}) {
+    auto data = large_pattern(size, 11);
+    Mem buffer = make_buffer(context(), CL_MEM_COPY_HOST_PTR, size, data.data());
+    auto expected = data;
+    std::fill(data.begin(), data.end(), 0);  // the application may reuse its memory at once
+    EXPECT_EQ(first_difference(read_all(queue(), buffer, size), expected), size) << size << " bytes";
+  }
+}
+
+// USE_HOST_PTR memory that the driver can register (whole pages) and memory it may not
+// (an odd address inside an array): both must behave as the buffer's storage.
+struct HostMemory {
+  explicit HostMemory(size_t bytes) : size(bytes) {
+    base = mmap(nullptr, size + 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  }
+  ~HostMemory() { munmap(base, size + 8192); }
+  uint8_t* at(size_t offset) const { return static_cast<uint8_t*>(base) + offset; }
+  void* base;
+  size_t size;
+};
+
+TEST_F(CudaTransfers, UseHostPtrBuffersShowTheApplicationsMemory) {
+  constexpr size_t kSize = 3u << 20;
+  for (size_t misalign : {size_t{0}, size_t{24}}) {
+    HostMemory host(kSize);
+    uint8_t* storage = host.at(misalign);
+    auto initial = large_pattern(kSize, 21);
+    std::memcpy(storage, initial.data(), kSize);
+    Mem buffer = make_buffer(context(), CL_MEM_USE_HOST_PTR, kSize, storage);
+    EXPECT_EQ(first_difference(read_all(queue(), buffer, kSize), initial), kSize) << "misalign " << misalign;
+
+    auto update = large_pattern(kSize / 2, 22);
+    ASSERT_EQ(clEnqueueWriteBuffer(queue(), buffer, CL_TRUE, 4096, update.size(), update.data(), 0, nullptr, nullptr),
+              CL_SUCCESS);
+    std::copy(update.begin(), update.end(), initial.begin() + 4096);
+    uint32_t fill = 0x01020304;
+    ASSERT_EQ(clEnqueueFillBuffer(queue(), buffer, &fill, 4, 0, 64, 0, nullptr, nullptr), CL_SUCCESS);
+    for (size_t i = 0; i < 64; ++i) initial[i] = static_cast<uint8_t>(4 - i % 4);
+    // A map of USE_HOST_PTR memory is the application's memory, and shows every change.
+    cl_int status = CL_SUCCESS;
+    void* mapped = clEnqueueMapBuffer(queue(), buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, kSize, 0, nullptr,
+                                      nullptr, &status);
+    ASSERT_EQ(status, CL_SUCCESS);
+    EXPECT_EQ(mapped, static_cast<void*>(storage));
+    EXPECT_EQ(std::memcmp(storage, initial.data(), kSize), 0) << "misalign " << misalign;
+    storage[100] = 0x77;
+    initial[100] = 0x77;
+    ASSERT_EQ(clEnqueueUnmapMemObject(queue(), buffer, mapped, 0, nullptr, nullptr), CL_SUCCESS);
+    EXPECT_EQ(first_difference(read_all(queue(), buffer, kSize), initial), kSize) << "misalign " << misalign;
+  }
+}
+
+TEST_F(CudaTransfers, TwoUseHostPtrBuffersInOnePage) {
+  HostMemory host(4096);
+  std::memset(host.at(0), 1, 64);
+  std::memset(host.at(1024), 2, 64);
+  Mem first = make_buffer(context(), CL_MEM_USE_HOST_PTR, 64, host.at(0));
+  Mem second = make_buffer(context(), CL_MEM_USE_HOST_PTR, 64, host.at(1024));
+  EXPECT_EQ(read_all(queue(), first, 64), std::vector<uint8_t>(64, 1));
+  first = Mem();  // the page stays usable by the other buffer
+  EXPECT_EQ(read_all(queue(), second, 64), std::vector<uint8_t>(64, 2));
+}
+
+// The second buffer's pages partly overlap the first's registration, so it cannot be
+// registered itself: it keeps a device copy that maps bring back into its memory.
+TEST_F(CudaTransfers, UseHostPtrBuffersSharingSomePages) {
+  constexpr size_t kSize = 6000;
+  HostMemory host(2 * kSize);
+  auto first_data = pattern(kSize, 31), second_data = pattern(kSize, 32);
+  std::memcpy(host.at(0), first_data.data(), kSize);
+  std::memcpy(host.at(kSize), second_data.data(), kSize);
+  Mem first = make_buffer(context(), CL_MEM_USE_HOST_PTR, kSize, host.at(0));
+  Mem second = make_buffer(context(), CL_MEM_USE_HOST_PTR, kSize, host.at(kSize));
+  EXPECT_EQ(read_all(queue(), first, kSize), first_data);
+  EXPECT_EQ(read_all(queue(), second, kSize), second_data);
+  auto update = pattern(kSize, 33);
+  write_all(queue(), second, update);
+  write_all(queue(), first, update);
+  cl_int status = CL_SUCCESS;
+  for (cl_mem buffer : {first.get(), second.get()}) {
+    void* mapped =
+        clEnqueueMapBuffer(queue(), buffer, CL_TRUE, CL_MAP_READ, 0, kSize, 0, nullptr, nullptr, &status);
+    ASSERT_EQ(status, CL_SUCCESS);
+    EXPECT_EQ(std::memcmp(mapped, update.data(), kSize), 0);
+    ASSERT_EQ(clEnqueueUnmapMemObject(queue(), buffer, mapped, 0, nullptr, nullptr), CL_SUCCESS);
+  }
+  ASSERT_EQ(clFinish(queue()), CL_SUCCESS);
+}
+
+TEST_F(CudaTransfers, MapsReadAndWriteTheDeviceCopy) {
+  constexpr size_t kSize = 1 << 20;
+  Mem buffer = make_buffer(context(), 0, kSize);
+  auto data = pattern(kSize, 13);
+  write_all(queue(), buffer, data);
+  cl_int status = CL_SUCCESS;
+  auto* read_map = static_cast<uint8_t*>(
+      clEnqueueMapBuffer(queue(), buffer, CL_TRUE, CL_MAP_READ, 1000, 5000, 0, nullptr, nullptr, &status));
+  ASSERT_EQ(status, CL_SUCCESS);
+  EXPECT_TRUE(std::equal(data.begin() + 1000, data.begin() + 6000, read_map));
+  ASSERT_EQ(clEnqueueUnmapMemObject(queue(), buffer, read_map, 0, nullptr, nullptr), CL_SUCCESS);
+
+  cl_event mapped_event = nullptr;
+  auto* write_map = static_cast<uint8_t*>(clEnqueueMapBuffer(queue(), buffer, CL_FALSE, CL_MAP_WRITE_INVALIDATE_REGION,
+                                                             kSize / 2, kSize / 2, 0, nullptr, &mapped_event, &status));
+  ASSERT_EQ(status, CL_SUCCESS);
+  ASSERT_EQ(clWaitForEvents(1, &mapped_event), CL_SUCCESS);
+  clReleaseEvent(mapped_event);
+  std::memset(write_map, 0x3C, kSize / 2);
+  std::fill(data.begin() + kSize / 2, data.end(), 0x3C);
+  ASSERT_EQ(clEnqueueUnmapMemObject(queue(), buffer, write_map, 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(read_all(queue(), buffer, kSize), data);
+}
+
+TEST_F(CudaTransfers, ManySmallCommandsAllComplete) {
+  constexpr size_t kCount = 2000;
+  Mem buffer = make_buffer(context(), 0, kCount * 4);
+  std::vector<uint32_t> values(kCount);
+  for (size_t i = 0; i < kCount; ++i) {
+    values[i] = static_cast<uint32_t>(i * 2654435761u);
+    ASSERT_EQ(clEnqueueWriteBuffer(queue(), buffer, CL_FALSE, i * 4, 4, &values[i], 0, nullptr, nullptr), CL_SUCCESS);
+  }
+  ASSERT_EQ(clFinish(queue()), CL_SUCCESS);
+  std::vector<uint32_t> back(kCount, 0);
+  ASSERT_EQ(clEnqueueReadBuffer(queue(), buffer, CL_TRUE, 0, kCount * 4, back.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(back, values);
+}
+
+}  // namespace
