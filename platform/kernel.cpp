@@ -55,7 +55,7 @@ void Kernel::set_arg(cl_uint index, size_t size, const void* value) {
         Ref<MemObject> object = lookup<MemObject>(memory);
         check(&object->context() == &context(), CL_INVALID_CONTEXT);
         check(object->type() == CL_MEM_OBJECT_BUFFER, CL_INVALID_MEM_OBJECT);
-        result.memory = std::move(object);
+        result.memory = memory;
       }
       break;
     }

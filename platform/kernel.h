@@ -16,7 +16,10 @@ namespace cucl {
 struct KernelArgValue {
   bool set = false;
   std::vector<std::byte> bytes;  // by-value arguments
-  Ref<MemObject> memory;         // buffer arguments (null: a NULL buffer)
+  // Buffer arguments (null: a NULL buffer). Only the handle: setting an argument does not
+  // keep the object alive (the application may release it; the CTS checks that its
+  // destructor callback then runs). The launch looks it up again.
+  cl_mem memory = nullptr;
   size_t local_size = 0;         // __local arguments
 };
 

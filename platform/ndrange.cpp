@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "platform/error.h"
+#include "platform/lookup.h"
 
 namespace cucl {
 namespace {
@@ -44,8 +45,11 @@ backend::op::LaunchKernel launch_operation(Queue& queue, const Kernel& kernel,
     } else {
       argument.kind = backend::op::KernelArgument::Kind::Buffer;
       if (args[i].memory) {
-        argument.buffer = args[i].memory->location(queue.device(), 0);
-        spec.keep_alive.push_back(Ref<Object>(args[i].memory.get()));
+        // Released since clSetKernelArg: the argument no longer names a buffer.
+        Ref<MemObject> buffer = lookup_or_null<MemObject>(args[i].memory);
+        check(buffer != nullptr, CL_INVALID_KERNEL_ARGS);
+        argument.buffer = buffer->location(queue.device(), 0);
+        spec.keep_alive.push_back(Ref<Object>(buffer.get()));
       }
     }
     launch.arguments.push_back(argument);

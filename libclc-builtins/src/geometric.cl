@@ -58,7 +58,7 @@ static double double_length4(double4 p) {
   double m;
   int e = double_scale(p, &m);
   if (m == 0 || isinf(m) || isnan(m)) return m;
-  double4 s = p * ldexp(1.0, -e);
+  double4 s = ldexp(p, -e);  /* 2^-e alone overflows when the largest component is subnormal */
   double4 q = s * s;
   return ldexp(__builtin_sqrt(SUM_4(q)), e);
 }
@@ -99,7 +99,7 @@ static double4 normalize_direction(double4 p, double *largest) {
     double m;                                                                       \
     double4 d = normalize_direction(DPAD_##N(p), &m);                               \
     if (m == 0) return p;                                                           \
-    double4 s = d * ldexp(1.0, -ilogb(__builtin_reduce_max(__builtin_elementwise_abs(d)))); \
+    double4 s = ldexp(d, -ilogb(__builtin_reduce_max(__builtin_elementwise_abs(d))));       \
     double4 q = s * s;                                                              \
     double4 r = s / __builtin_sqrt(SUM_4(q));                                       \
     return TAKE_##N(r);                                                             \

@@ -6,8 +6,6 @@
 #define DEFINE_INTEGER_COMMON(T, U, BITS)                                          \
   OVLD U abs(T x) { return x < 0 ? (U)0 - (U)x : (U)x; }                           \
   OVLD U abs_diff(T x, T y) { return x > y ? (U)x - (U)y : (U)y - (U)x; }           \
-  OVLD T add_sat(T x, T y) { return __builtin_elementwise_add_sat(x, y); }          \
-  OVLD T sub_sat(T x, T y) { return __builtin_elementwise_sub_sat(x, y); }          \
   OVLD T hadd(T x, T y) { return (x >> 1) + (y >> 1) + (x & y & 1); }               \
   OVLD T rhadd(T x, T y) { return (x >> 1) + (y >> 1) + ((x | y) & 1); }            \
   OVLD T max(T x, T y) { return x > y ? x : y; }                                   \
@@ -21,11 +19,16 @@
 // Types narrower than 64 bits compute in a wider type; 32 is the width of clz's argument.
 #define DEFINE_INTEGER_NARROW(T, U, BITS, W, TMIN, TMAX)                           \
   DEFINE_INTEGER_COMMON(T, U, BITS)                                                \
+  static T saturate_##T(W r) { return (T)(r < (W)TMIN ? (W)TMIN : r > (W)TMAX ? (W)TMAX : r); } \
+  static T saturate_long_##T(long r) { return (T)(r < (long)TMIN ? (long)TMIN : r > (long)TMAX ? (long)TMAX : r); } \
   OVLD T mul_hi(T a, T b) { return (T)(((W)a * (W)b) >> BITS); }                   \
   OVLD T mad_hi(T a, T b, T c) { return mul_hi(a, b) + c; }                        \
+  /* clang 15 promotes scalar char/short arguments of __builtin_elementwise_add_sat */ \
+  /* to int (so nothing saturates): these compute exactly in long and clamp. */       \
+  OVLD T add_sat(T x, T y) { return saturate_long_##T((long)x + (long)y); }          \
+  OVLD T sub_sat(T x, T y) { return saturate_long_##T((long)x - (long)y); }          \
   OVLD T mad_sat(T a, T b, T c) {                                                  \
-    W r = (W)a * (W)b + (W)c;                                                      \
-    return (T)(r < (W)TMIN ? (W)TMIN : r > (W)TMAX ? (W)TMAX : r);                 \
+    return saturate_##T((W)a * (W)b + (W)c);                                       \
   }                                                                                \
   OVLD T clz(T x) { return x == 0 ? BITS : (T)(__builtin_clz((uint)(U)x) - (32 - BITS)); } \
   OVLD T ctz(T x) { return x == 0 ? BITS : (T)__builtin_ctz((uint)(U)x); }         \
@@ -48,6 +51,8 @@ static ulong umul_hi64(ulong a, ulong b) {
 
 #define DEFINE_INTEGER_64(T)                                                       \
   DEFINE_INTEGER_COMMON(T, ulong, 64)                                              \
+  OVLD T add_sat(T x, T y) { return __builtin_elementwise_add_sat(x, y); }          \
+  OVLD T sub_sat(T x, T y) { return __builtin_elementwise_sub_sat(x, y); }          \
   OVLD T clz(T x) { return x == 0 ? 64 : (T)__builtin_clzl((ulong)x); }            \
   OVLD T ctz(T x) { return x == 0 ? 64 : (T)__builtin_ctzl((ulong)x); }            \
   OVLD T popcount(T x) { return (T)__builtin_popcountl((ulong)x); }

@@ -36,7 +36,10 @@ OVLD float rootn(float x, int n) {
 }
 
 // In double, pow(|x|, 1/n) is off by |log x / n| * 2^-53 relative (up to ~200 ulp) because
-// 1/n is rounded, so one Newton step on r^n = |x| corrects it.
+// 1/n is rounded, so one Newton step on r^n = |x| corrects it. The step works on r scaled
+// into [1, 2) and |x| scaled by the same power to the n (both exact), so r^n stays normal
+// even where |x| is subnormal or r^n would overflow. Past |n| = 1000 the error of 1/n is
+// below an ulp and the scaled powers could overflow, so no step is taken.
 OVLD double rootn(double x, int n) {
   if (n == 0 || isnan(x)) return NAN;
   bool odd = (n & 1) != 0;
@@ -49,9 +52,10 @@ OVLD double rootn(double x, int n) {
   else if (n == -1) r = 1.0 / ax;
   else {
     r = Sleef_pow_u10(ax, 1.0 / (double)n);
-    if (isnormal(r) && isnormal(ax)) {
-      double q = Sleef_pow_u10(r, (double)n) / ax;
-      if (isfinite(q)) r -= r * ((q - 1.0) / (double)n);
+    if (r != 0 && isfinite(r) && n >= -1000 && n <= 1000) {
+      int k = -ilogb(r);
+      double q = Sleef_pow_u10(ldexp(r, k), (double)n) / ldexp(ax, k * n);
+      if (isfinite(q) && q != 0) r -= r * ((q - 1.0) / (double)n);
     }
   }
   return odd ? copysign(r, x) : r;

@@ -22,8 +22,18 @@ SLEEF_UNARY(cbrt, cbrt) SLEEF_UNARY(erf, erf) SLEEF_UNARY(lgamma, lgamma)
 SLEEF_UNARY_VIA_DOUBLE(sinh, sinh) SLEEF_UNARY_VIA_DOUBLE(cosh, cosh)
 SLEEF_UNARY_VIA_DOUBLE(asinh, asinh) SLEEF_UNARY_VIA_DOUBLE(acosh, acosh)
 SLEEF_UNARY_VIA_DOUBLE(log1p, log1p)
-OVLD double sinh(double x) { return Sleef_sinh_u10(x); }
-OVLD double cosh(double x) { return Sleef_cosh_u10(x); }
+// SLEEF's double sinh and cosh overflow with exp(|x|), past 709.78, but the results stay
+// finite up to 710.47. There e^-|x| is negligible: sinh, cosh = e^(|x| - 1) * (e / 2), where
+// |x| - 1 is exact, which stays within 2 ulp.
+#define HALF_E 1.35914091422952261768
+OVLD double sinh(double x) {
+  if (fabs(x) > 709.0 && !isinf(x)) return copysign(Sleef_exp_u10(fabs(x) - 1.0) * HALF_E, x);
+  return Sleef_sinh_u10(x);
+}
+OVLD double cosh(double x) {
+  if (fabs(x) > 709.0 && !isinf(x)) return Sleef_exp_u10(fabs(x) - 1.0) * HALF_E;
+  return Sleef_cosh_u10(x);
+}
 
 // For large negative x, gamma underflows to a zero whose sign SLEEF does not give: gamma
 // is negative between -1 and 0, -3 and -2, ... (where floor(x) is odd).

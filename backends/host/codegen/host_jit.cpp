@@ -2,6 +2,7 @@
 
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <map>
@@ -106,7 +107,16 @@ std::unique_ptr<LoadedProgram> load_host_program(std::string_view native) {
   const HostTarget& target = host_target();
   llvm::orc::JITTargetMachineBuilder machine{llvm::Triple(target.triple)};
   machine.setCPU(target.cpu);
-  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(machine)).create();
+  // JITLink places all of an object's sections in one allocation, so the small code
+  // model's 32-bit PC-relative references to data always reach (RuntimeDyld maps code and
+  // data separately, which can put them more than 2 GiB apart in a busy process).
+  auto jit = llvm::orc::LLJITBuilder()
+                 .setJITTargetMachineBuilder(std::move(machine))
+                 .setObjectLinkingLayerCreator([](llvm::orc::ExecutionSession& session, const llvm::Triple&)
+                                                   -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
+                   return std::make_unique<llvm::orc::ObjectLinkingLayer>(session);
+                 })
+                 .create();
   if (!jit) {
     llvm::consumeError(jit.takeError());
     return nullptr;
