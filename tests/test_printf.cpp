@@ -96,6 +96,12 @@ TEST_P(Printf, VectorsUseCommasAndTheElementLength) {
             "1,-2,3,-4|-300,300|-5,6\n");
   EXPECT_EQ(print_once(R"(printf("%#v2hlx %.1v2hlf\n", (uint2)(1, 2), (float2)(0.25f, 1.75f));)"), "0x1,0x2 0.2,1.8\n");
   EXPECT_EQ(print_once(R"(printf("%v2lf\n", (double2)(0.5, -0.5));)"), "0.500000,-0.500000\n");
+  // Wider than two SSE registers: the x86-64 variadic ABI passes these by reference.
+  EXPECT_EQ(print_once(R"(printf("%v8hlg\n", (float8)(1.f, 2.f, 3.f, 4.f, 1.5f, 3.14f, 2.5f, 3.5f));)"),
+            "1,2,3,4,1.5,3.14,2.5,3.5\n");
+  EXPECT_EQ(print_once(R"(printf("%v16hlo\n", (uint16)(1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 32, 64, 128, 256, 512, 1024));)"),
+            "1,2,3,4,5,6,7,10,11,0,40,100,200,400,1000,2000\n");
+  EXPECT_EQ(print_once(R"(printf("%v4lf\n", (double4)(1, 2, 3, 4));)"), "1.000000,2.000000,3.000000,4.000000\n");
 }
 
 TEST_P(Printf, StringsAndPointers) {

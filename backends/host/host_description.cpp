@@ -122,7 +122,8 @@ void describe_host_compiler(DeviceDescription& d) {
   d.compiler_available = CL_TRUE;
   d.linker_available = CL_TRUE;
   d.compiler.triple = "x86_64-unknown-linux-gnu";
-  d.compiler.clang_args = {"-ffake-address-space-map"};
+  // -Wno-psabi: wide vectors passed to printf would otherwise warn about the x86-64 ABI.
+  d.compiler.clang_args = {"-ffake-address-space-map", "-Wno-psabi"};
   d.compiler.code_target = host_code_target();
   const std::string_view builtins = builtins::host_bitcode();
   d.compiler.compiler_identity = "clang-" CUCL_CLANG_VERSION "/cucl-builtins-" +

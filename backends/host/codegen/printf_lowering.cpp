@@ -97,6 +97,13 @@ bool lower_printf(llvm::Function& work_item, llvm::StructType* context_type, std
       return false;
     }
     site.format = format.str();
+    // Large vectors arrive by reference (byval) under the x86-64 variadic ABI: read them.
+    for (unsigned i = 1; i < call->arg_size(); ++i) {
+      if (llvm::Type* type = call->getParamByValType(i)) {
+        llvm::IRBuilder<> b(call);
+        call->setArgOperand(i, b.CreateLoad(type, call->getArgOperand(i)));
+      }
+    }
     for (unsigned i = 1; i < call->arg_size(); ++i) {
       PrintfArgument argument;
       if (!describe(call->getArgOperand(i), argument)) {
