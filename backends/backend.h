@@ -61,8 +61,9 @@ class Device {
   // Turns LLVM bitcode made by the front end for description().compiler into device code.
   virtual CodegenResult generate_code(std::string_view bitcode, const CodegenOptions& options) = 0;
   // Loads code made by generate_code (possibly in another process, from a program binary
-  // or the cache). Null when the code is not this device's or is damaged.
-  virtual std::unique_ptr<LoadedProgram> load_program(std::string_view native) = 0;
+  // or the cache). Null, with the reason in `error`, when the code is not this device's,
+  // is damaged, or cannot be linked.
+  virtual std::unique_ptr<LoadedProgram> load_program(std::string_view native, std::string& error) = 0;
 };
 
 // Every device of every backend present on this machine, host device first.

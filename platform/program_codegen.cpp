@@ -17,8 +17,12 @@ backend::CodegenOptions codegen_options(const compiler::BuildOptions& options) {
 }
 
 bool load_executable(Device& device, ProgramBuild& build) {
-  build.loaded = device.backend().load_program(build.native);
-  if (!build.loaded) return false;
+  std::string error;
+  build.loaded = device.backend().load_program(build.native, error);
+  if (!build.loaded) {
+    build.log += "error: the device could not load its code: " + error + "\n";
+    return false;
+  }
   build.metadata = std::make_shared<const compiler::ProgramMetadata>(compiler::read_program_metadata(build.ir));
   for (const compiler::KernelMetadata& kernel : build.metadata->kernels) {
     if (!build.loaded->kernel(kernel.name)) return false;
@@ -34,7 +38,6 @@ bool make_executable(Device& device, ProgramBuild& build, const backend::Codegen
   if (code.ok) {
     build.native = std::move(code.native);
     if (load_executable(device, build)) return true;
-    build.log += "error: the device could not load the code it generated\n";
   }
   build.status = CL_BUILD_ERROR;
   build.loaded.reset();

@@ -28,7 +28,10 @@ CodegenResult CudaDevice::generate_code(std::string_view, const CodegenOptions&)
                      description_.name + "\n", {}};
 }
 
-std::unique_ptr<LoadedProgram> CudaDevice::load_program(std::string_view) { return nullptr; }
+std::unique_ptr<LoadedProgram> CudaDevice::load_program(std::string_view, std::string& error) {
+  error = "CUDA code generation is not available yet";
+  return nullptr;
+}
 
 std::vector<std::unique_ptr<Device>> discover_cuda_devices() {
   std::vector<std::unique_ptr<Device>> devices;

@@ -21,7 +21,7 @@ class CudaDevice final : public Device {
   uint64_t device_timer_ns() const override;
   // Kernels for this device come with the NVPTX code generator (not yet).
   CodegenResult generate_code(std::string_view bitcode, const CodegenOptions& options) override;
-  std::unique_ptr<LoadedProgram> load_program(std::string_view native) override;
+  std::unique_ptr<LoadedProgram> load_program(std::string_view native, std::string& error) override;
 
  private:
   std::shared_ptr<CudaContext> context_;

@@ -37,6 +37,8 @@ CodegenResult HostDevice::generate_code(std::string_view bitcode, const CodegenO
   return generate_host_code(bitcode, options);
 }
 
-std::unique_ptr<LoadedProgram> HostDevice::load_program(std::string_view native) { return load_host_program(native); }
+std::unique_ptr<LoadedProgram> HostDevice::load_program(std::string_view native, std::string& error) {
+  return load_host_program(native, error);
+}
 
 }  // namespace cucl::backend::host

@@ -16,7 +16,7 @@ class HostDevice final : public Device {
   std::unique_ptr<Stream> create_stream() override;
   uint64_t device_timer_ns() const override;
   CodegenResult generate_code(std::string_view bitcode, const CodegenOptions& options) override;
-  std::unique_ptr<LoadedProgram> load_program(std::string_view native) override;
+  std::unique_ptr<LoadedProgram> load_program(std::string_view native, std::string& error) override;
 
  private:
   DeviceDescription description_;

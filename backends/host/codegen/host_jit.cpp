@@ -74,25 +74,25 @@ class HostProgram final : public LoadedProgram {
 };
 
 // What generated code may call outside itself: the fiber scheduler, SLEEF and libm.
-bool add_runtime_symbols(llvm::orc::LLJIT& jit) {
+bool add_runtime_symbols(llvm::orc::LLJIT& jit, std::string& error) {
   llvm::orc::JITDylib& library = jit.getMainJITDylib();
   llvm::orc::SymbolMap runtime;
   runtime[jit.mangleAndIntern(kBarrierFunction)] = llvm::JITEvaluatedSymbol(
       llvm::pointerToJITTargetAddress(&cucl_host_barrier), llvm::JITSymbolFlags::Exported);
-  if (llvm::Error error = library.define(llvm::orc::absoluteSymbols(std::move(runtime)))) {
-    llvm::consumeError(std::move(error));
+  if (llvm::Error failure = library.define(llvm::orc::absoluteSymbols(std::move(runtime)))) {
+    error = llvm::toString(std::move(failure));
     return false;
   }
   const char prefix = jit.getDataLayout().getGlobalPrefix();
   auto sleef = llvm::orc::DynamicLibrarySearchGenerator::Load("libsleef.so.3", prefix);
   if (!sleef) {
-    llvm::consumeError(sleef.takeError());
+    error = "cannot load SLEEF (libsleef.so.3): " + llvm::toString(sleef.takeError());
     return false;
   }
   library.addGenerator(std::move(*sleef));
   auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix);
   if (!process) {
-    llvm::consumeError(process.takeError());
+    error = llvm::toString(process.takeError());
     return false;
   }
   library.addGenerator(std::move(*process));
@@ -101,9 +101,12 @@ bool add_runtime_symbols(llvm::orc::LLJIT& jit) {
 
 }  // namespace
 
-std::unique_ptr<LoadedProgram> load_host_program(std::string_view native) {
+std::unique_ptr<LoadedProgram> load_host_program(std::string_view native, std::string& error) {
   std::optional<std::string_view> object = unwrap_native_code(native, host_code_target());
-  if (!object) return nullptr;
+  if (!object) {
+    error = "the code was not made for this processor";
+    return nullptr;
+  }
   const HostTarget& target = host_target();
   llvm::orc::JITTargetMachineBuilder machine{llvm::Triple(target.triple)};
   machine.setCPU(target.cpu);
@@ -118,13 +121,13 @@ std::unique_ptr<LoadedProgram> load_host_program(std::string_view native) {
                  })
                  .create();
   if (!jit) {
-    llvm::consumeError(jit.takeError());
+    error = llvm::toString(jit.takeError());
     return nullptr;
   }
-  if (!add_runtime_symbols(**jit)) return nullptr;
+  if (!add_runtime_symbols(**jit, error)) return nullptr;
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(object->data(), object->size()), "kernels");
-  if (llvm::Error error = (*jit)->addObjectFile(std::move(buffer))) {
-    llvm::consumeError(std::move(error));
+  if (llvm::Error failure = (*jit)->addObjectFile(std::move(buffer))) {
+    error = llvm::toString(std::move(failure));
     return nullptr;
   }
   return std::make_unique<HostProgram>(std::move(*jit));

@@ -9,7 +9,8 @@
 
 namespace cucl::backend::host {
 
-// Null when `native` is not host code for this machine or cannot be linked.
-std::unique_ptr<LoadedProgram> load_host_program(std::string_view native);
+// Null, with the reason in `error`, when `native` is not host code for this machine or
+// cannot be linked.
+std::unique_ptr<LoadedProgram> load_host_program(std::string_view native, std::string& error);
 
 }  // namespace cucl::backend::host
