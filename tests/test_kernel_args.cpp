@@ -208,6 +208,39 @@ TEST_P(KernelArgs, ArgumentValuesAreCopiedAtSetTime) {
   clReleaseEvent(gate);
 }
 
+// Setting a buffer argument does not keep the buffer: released, its destructor callback
+// runs while the kernel still names it, and a launch then finds no buffer there.
+TEST_P(KernelArgs, ABufferArgumentDoesNotKeepTheBufferAlive) {
+  BuiltProgram program(env, "kernel void k(global int* out) { out[0] = 1; }");
+  cl_kernel kernel = program.kernel("k");
+  ASSERT_NE(kernel, nullptr);
+  cl_int status = CL_SUCCESS;
+  cl_mem buffer = clCreateBuffer(env.context, CL_MEM_READ_WRITE, sizeof(int), nullptr, &status);
+  ASSERT_EQ(status, CL_SUCCESS);
+  bool destroyed = false;
+  ASSERT_EQ(clSetMemObjectDestructorCallback(
+                buffer, [](cl_mem, void* flag) { *static_cast<bool*>(flag) = true; }, &destroyed),
+            CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(kernel, 0, sizeof(cl_mem), &buffer), CL_SUCCESS);
+  ASSERT_EQ(clReleaseMemObject(buffer), CL_SUCCESS);
+  EXPECT_TRUE(destroyed);
+  EXPECT_EQ(clEnqueueTask(env.queue, kernel, 0, nullptr, nullptr), CL_INVALID_KERNEL_ARGS);
+}
+
+// SVM parameters need SVM, which no device has: CL_INVALID_OPERATION before any check of
+// the value.
+TEST_P(KernelArgs, ExecInfoAndSvmPointersNeedSvm) {
+  BuiltProgram program(env, "kernel void k(global int* out) { out[0] = 1; }");
+  cl_kernel kernel = program.kernel("k");
+  ASSERT_NE(kernel, nullptr);
+  EXPECT_EQ(clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, nullptr), CL_INVALID_OPERATION);
+  const cl_bool yes = CL_TRUE;
+  EXPECT_EQ(clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, sizeof yes, &yes),
+            CL_INVALID_OPERATION);
+  EXPECT_EQ(clSetKernelExecInfo(kernel, 0x12345, sizeof yes, &yes), CL_INVALID_VALUE);
+  EXPECT_EQ(clSetKernelArgSVMPointer(kernel, 0, nullptr), CL_INVALID_OPERATION);
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryDevice, KernelArgs, ::testing::ValuesIn(all_devices()), device_name);
 
 }  // namespace
