@@ -48,17 +48,6 @@ ProgramBuild fresh_build(const BuildOptions& options) {
   return build;
 }
 
-compiler::ProgramBinary as_binary(const Device& device, const ProgramBuild& build) {
-  compiler::ProgramBinary binary;
-  binary.type = build.binary_type;
-  binary.target = device.description().compiler.code_target;
-  binary.options = build.options;
-  binary.ir = build.ir;
-  binary.native = build.native;
-  binary.kernel_arg_info = build.kernel_arg_info;
-  return binary;
-}
-
 bool front_end(Device& device, ProgramBuild& build, std::string_view source, const BuildOptions& options,
                std::vector<compiler::EmbeddedHeader> headers) {
   compiler::FrontendRequest request;
@@ -94,7 +83,7 @@ bool build_source(Program& program, Device& device, ProgramBuild& build, const B
   }
   if (!front_end(device, build, program.source(), options, {})) return false;
   if (!make_executable(device, build, codegen_options(options))) return false;
-  const auto bytes = compiler::serialize(as_binary(device, build));
+  const auto bytes = compiler::serialize(program_binary(device, build));
   cache.store(key, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
   return true;
 }

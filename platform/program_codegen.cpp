@@ -46,6 +46,17 @@ bool make_executable(Device& device, ProgramBuild& build, const backend::Codegen
   return false;
 }
 
+compiler::ProgramBinary program_binary(const Device& device, const ProgramBuild& build) {
+  compiler::ProgramBinary binary;
+  binary.type = build.binary_type;
+  binary.target = device.description().compiler.code_target;
+  binary.options = build.options;
+  binary.ir = build.ir;
+  binary.native = build.native;
+  binary.kernel_arg_info = build.kernel_arg_info;
+  return binary;
+}
+
 std::string build_cache_key(const Device& device, std::string_view kind, std::string_view options,
                             std::string_view input) {
   const auto& compiler = device.description().compiler;

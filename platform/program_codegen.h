@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "platform/compiler/build_options.h"
+#include "platform/compiler/program_binary.h"
 #include "platform/program.h"
 
 namespace cucl {
@@ -18,6 +19,9 @@ bool make_executable(Device& device, ProgramBuild& build, const backend::Codegen
 
 // Loads an executable's existing device code (from a binary or the cache).
 bool load_executable(Device& device, ProgramBuild& build);
+
+// What CL_PROGRAM_BINARIES and the cache keep of one device's build.
+compiler::ProgramBinary program_binary(const Device& device, const ProgramBuild& build);
 
 // The cache key of a build: everything its result depends on.
 std::string build_cache_key(const Device& device, std::string_view kind, std::string_view options,

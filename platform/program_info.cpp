@@ -3,6 +3,7 @@
 #include "platform/compiler/program_binary.h"
 #include "platform/info.h"
 #include "platform/program.h"
+#include "platform/program_codegen.h"
 
 namespace cucl {
 namespace {
@@ -15,14 +16,7 @@ std::shared_ptr<const compiler::ProgramMetadata> kernels_of(const Program& progr
 std::vector<unsigned char> binary_of(const Program& program, const Device& device) {
   const ProgramBuild build = program.build_of(device);
   if (build.binary_type == CL_PROGRAM_BINARY_TYPE_NONE) return {};
-  compiler::ProgramBinary binary;
-  binary.type = build.binary_type;
-  binary.target = device.description().compiler.code_target;
-  binary.options = build.options;
-  binary.ir = build.ir;
-  binary.native = build.native;
-  binary.kernel_arg_info = build.kernel_arg_info;
-  return compiler::serialize(binary);
+  return compiler::serialize(program_binary(device, build));
 }
 
 }  // namespace

@@ -83,6 +83,22 @@ class ProgramWithIL : public DeviceTest {
     if (!lists_spirv(env.device)) GTEST_SKIP() << "this device lists no SPIR-V";
   }
 
+  // Builds the kernel of kSpecConstantKernel and returns what it stores (0 on failure).
+  cl_uint build_and_run_spec_kernel(cl_program program) {
+    EXPECT_EQ(clBuildProgram(program, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS)
+        << build_log(program, env.device);
+    cl_int status = CL_SUCCESS;
+    cl_kernel kernel = clCreateKernel(program, "spec", &status);
+    EXPECT_EQ(status, CL_SUCCESS);
+    if (!kernel) return 0;
+    DeviceBuffer out(env.context, sizeof(cl_uint));
+    set_args(kernel, out.get());
+    run_1d(env.queue, kernel, 1);
+    const cl_uint value = read_buffer<cl_uint>(env.queue, out.get(), 1)[0];
+    clReleaseKernel(kernel);
+    return value;
+  }
+
   cl_program create(const std::string& il, cl_int expected = CL_SUCCESS) {
     cl_int status = CL_OUT_OF_RESOURCES;
     cl_program program = clCreateProgramWithIL(env.context, il.data(), il.size(), &status);
@@ -145,31 +161,14 @@ TEST_P(ProgramWithIL, SpecializationConstantsApplyAtTheNextBuild) {
   EXPECT_EQ(clSetProgramSpecializationConstant(program, 7, sizeof wide, &wide), CL_INVALID_VALUE);
   EXPECT_EQ(clSetProgramSpecializationConstant(program, 7, sizeof value, nullptr), CL_INVALID_VALUE);
   ASSERT_EQ(clSetProgramSpecializationConstant(program, 7, sizeof value, &value), CL_SUCCESS);
-  ASSERT_EQ(clBuildProgram(program, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS)
-      << build_log(program, env.device);
-  cl_int status = CL_SUCCESS;
-  cl_kernel kernel = clCreateKernel(program, "spec", &status);
-  ASSERT_EQ(status, CL_SUCCESS);
-  DeviceBuffer out(env.context, sizeof(cl_uint));
-  set_args(kernel, out.get());
-  run_1d(env.queue, kernel, 1);
-  EXPECT_EQ(read_buffer<cl_uint>(env.queue, out.get(), 1)[0], 42u);
-  clReleaseKernel(kernel);
+  EXPECT_EQ(build_and_run_spec_kernel(program), 42u);
   clReleaseProgram(program);
 }
 
 TEST_P(ProgramWithIL, DefaultSpecializationValueWithoutASetting) {
   cl_program program = create(spirv_from_assembly(kSpecConstantKernel));
   ASSERT_NE(program, nullptr);
-  ASSERT_EQ(clBuildProgram(program, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS);
-  cl_int status = CL_SUCCESS;
-  cl_kernel kernel = clCreateKernel(program, "spec", &status);
-  ASSERT_EQ(status, CL_SUCCESS);
-  DeviceBuffer out(env.context, sizeof(cl_uint));
-  set_args(kernel, out.get());
-  run_1d(env.queue, kernel, 1);
-  EXPECT_EQ(read_buffer<cl_uint>(env.queue, out.get(), 1)[0], 1u);
-  clReleaseKernel(kernel);
+  EXPECT_EQ(build_and_run_spec_kernel(program), 1u);
   clReleaseProgram(program);
 }
 
