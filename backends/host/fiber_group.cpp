@@ -70,6 +70,8 @@ void FiberGroup::run(WorkItemFunction work_item, void* const* args, WorkGroupCon
   args_ = args;
   context_ = &context;
   context.scheduler = this;
+  context.private_low = stacks_;
+  context.private_high = stacks_ + capacity_ * slot_bytes();
   fibers_.assign(count, Fiber{});
   size_t index = 0;
   for (uint64_t z = 0; z < sizes[2]; ++z) {

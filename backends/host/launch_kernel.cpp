@@ -1,5 +1,6 @@
 #include "backends/host/launch_kernel.h"
 
+#include <pthread.h>
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
@@ -68,6 +69,20 @@ LaunchArguments prepare_arguments(const op::LaunchKernel& launch, const HostKern
   return prepared;
 }
 
+// The calling thread's stack, where the work-items of a loop-mode group keep private memory.
+void thread_stack(char*& low, char*& high) {
+  low = high = nullptr;
+  pthread_attr_t attributes;
+  if (pthread_getattr_np(pthread_self(), &attributes) != 0) return;
+  void* base = nullptr;
+  size_t size = 0;
+  if (pthread_attr_getstack(&attributes, &base, &size) == 0) {
+    low = static_cast<char*>(base);
+    high = low + size;
+  }
+  pthread_attr_destroy(&attributes);
+}
+
 // One thread's state while it runs a range of work-groups.
 class GroupRunner {
  public:
@@ -90,6 +105,8 @@ class GroupRunner {
     }
     context_.work_dim = range.work_dim;
     context_.local_memory = arena_.get();
+    context_.local_memory_bytes = arguments.arena_bytes;
+    thread_stack(context_.private_low, context_.private_high);
     context_.printf_buffer = printf_buffer;
   }
 

@@ -19,12 +19,18 @@ struct WorkGroupContext {
   char* local_memory;  // this group's __local arena: kernel-scope variables, then __local arguments
   void* scheduler;     // the FiberGroup running a kernel with barriers
   char* printf_buffer; // the launch's printf records (backends/printf_format.h), or null
+  // Where a generic pointer may point, for to_global/to_local/to_private and get_fence:
+  // the __local arena is [local_memory, local_memory + local_memory_bytes), private
+  // memory (the stack the work-items run on) is [private_low, private_high).
+  uint64_t local_memory_bytes;
+  char* private_low;
+  char* private_high;
 };
 
 // Field numbers of WorkGroupContext, for the IR side.
 enum WorkGroupContextField : unsigned {
   kGroupId, kLocalSize, kEnqueuedLocalSize, kGlobalSize, kGlobalOffset, kNumGroups, kWorkDim, kReserved,
-  kLocalMemory, kScheduler, kPrintfBuffer
+  kLocalMemory, kScheduler, kPrintfBuffer, kLocalMemoryBytes, kPrivateLow, kPrivateHigh
 };
 
 // `args[i]` points to argument i's value: the pointer for a buffer or __local argument, the

@@ -12,9 +12,10 @@ llvm::StructType* work_group_context_type(llvm::LLVMContext& c) {
   llvm::Type* i32 = llvm::Type::getInt32Ty(c);
   llvm::Type* ptr = llvm::PointerType::get(c, 0);
   // In the order of WorkGroupContextField.
-  return llvm::StructType::get(c, {three, three, three, three, three, three, i32, i32, ptr, ptr, ptr});
+  llvm::Type* i64 = llvm::Type::getInt64Ty(c);
+  return llvm::StructType::get(c, {three, three, three, three, three, three, i32, i32, ptr, ptr, ptr, i64, ptr, ptr});
 }
 
-static_assert(sizeof(WorkGroupContext) == 6 * 24 + 8 + 24, "WorkGroupContext must match its IR layout");
+static_assert(sizeof(WorkGroupContext) == 6 * 24 + 8 + 48, "WorkGroupContext must match its IR layout");
 
 }  // namespace cucl::backend::host

@@ -15,7 +15,7 @@ namespace cucl::backend::host {
 namespace {
 
 enum class Builtin { GlobalId, LocalId, LocalSize, EnqueuedLocalSize, GlobalSize, GroupId, NumGroups, GlobalOffset,
-                     WorkDim, Barrier };
+                     WorkDim, Barrier, ToGlobal, ToLocal, ToPrivate, GetFence };
 
 std::optional<Builtin> builtin_named(llvm::StringRef name) {
   static constexpr std::pair<std::string_view, Builtin> kNames[] = {
@@ -23,7 +23,10 @@ std::optional<Builtin> builtin_named(llvm::StringRef name) {
       {"_Z14get_local_sizej", Builtin::LocalSize},       {"_Z23get_enqueued_local_sizej", Builtin::EnqueuedLocalSize},
       {"_Z15get_global_sizej", Builtin::GlobalSize},     {"_Z12get_group_idj", Builtin::GroupId},
       {"_Z14get_num_groupsj", Builtin::NumGroups},       {"_Z17get_global_offsetj", Builtin::GlobalOffset},
-      {"_Z12get_work_dimv", Builtin::WorkDim},           {"_Z7barrierj", Builtin::Barrier}};
+      {"_Z12get_work_dimv", Builtin::WorkDim},           {"_Z7barrierj", Builtin::Barrier},
+      {"__to_global", Builtin::ToGlobal},                {"__to_local", Builtin::ToLocal},
+      {"__to_private", Builtin::ToPrivate}};
+  if (name.startswith("_Z9get_fence")) return Builtin::GetFence;
   for (const auto& [known, builtin] : kNames) {
     if (name == llvm::StringRef(known.data(), known.size())) return builtin;
   }
@@ -38,6 +41,10 @@ class Lowering {
   // The value a builtin returns for dimension `dim`, computed before `call`.
   llvm::Value* replacement(Builtin builtin, llvm::CallInst& call) {
     llvm::IRBuilder<> b(&call);
+    if (builtin == Builtin::ToGlobal || builtin == Builtin::ToLocal || builtin == Builtin::ToPrivate ||
+        builtin == Builtin::GetFence) {
+      return address_space_query(builtin, b, call);
+    }
     if (builtin == Builtin::WorkDim) {
       return invariant(b.CreateLoad(b.getInt32Ty(), b.CreateStructGEP(context_type_, context(), kWorkDim)));
     }
@@ -79,7 +86,9 @@ class Lowering {
         continue;
       }
       llvm::Value* value = replacement(builtin, *call);
-      if (value->getType() != call->getType()) value = llvm::IRBuilder<>(call).CreateZExtOrTrunc(value, call->getType());
+      if (value->getType() != call->getType() && value->getType()->isIntegerTy()) {
+        value = llvm::IRBuilder<>(call).CreateZExtOrTrunc(value, call->getType());
+      }
       call->replaceAllUsesWith(value);
       call->eraseFromParent();
     }
@@ -88,6 +97,33 @@ class Lowering {
 
  private:
   llvm::Value* context() { return work_item_.getArg(1); }
+
+  // One address space is one memory on the host: where a generic pointer points is told by
+  // the group's __local arena and the stack its work-items run on.
+  llvm::Value* address_space_query(Builtin builtin, llvm::IRBuilder<>& b, llvm::CallInst& call) {
+    llvm::Value* address = b.CreatePtrToInt(call.getArgOperand(0), i64_);
+    auto field_address = [&](unsigned field) {
+      llvm::Type* type = field == kLocalMemoryBytes ? i64_ : static_cast<llvm::Type*>(b.getPtrTy());
+      llvm::Value* value = invariant(b.CreateLoad(type, b.CreateStructGEP(context_type_, context(), field)));
+      return type == i64_ ? value : b.CreatePtrToInt(value, i64_);
+    };
+    auto within = [&](llvm::Value* low, llvm::Value* high) {
+      return b.CreateAnd(b.CreateICmpUGE(address, low), b.CreateICmpULT(address, high));
+    };
+    llvm::Value* local_low = field_address(kLocalMemory);
+    llvm::Value* is_local = within(local_low, b.CreateAdd(local_low, field_address(kLocalMemoryBytes)));
+    llvm::Value* is_private = within(field_address(kPrivateLow), field_address(kPrivateHigh));
+    if (builtin == Builtin::GetFence) {
+      // CLK_LOCAL_MEM_FENCE = 1, CLK_GLOBAL_MEM_FENCE = 2, and no fence for private memory.
+      return b.CreateSelect(is_local, b.getInt32(1), b.CreateSelect(is_private, b.getInt32(0), b.getInt32(2)));
+    }
+    llvm::Value* keep = builtin == Builtin::ToLocal     ? is_local
+                        : builtin == Builtin::ToPrivate ? is_private
+                                                        : b.CreateNot(b.CreateOr(is_local, is_private));
+    auto* result_type = llvm::cast<llvm::PointerType>(call.getType());
+    llvm::Value* cast = b.CreateAddrSpaceCast(call.getArgOperand(0), result_type);
+    return b.CreateSelect(keep, cast, llvm::ConstantPointerNull::get(result_type));
+  }
 
   // The context of a work-group never changes while its work-items run.
   static llvm::LoadInst* invariant(llvm::LoadInst* load) {
