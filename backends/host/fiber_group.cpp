@@ -44,6 +44,19 @@ void* prepare_fiber_stack(char* top, void (*entry)(void*), void* argument) {
 
 }  // namespace
 
+std::unique_ptr<FiberGroup> FiberGroups::take() {
+  std::lock_guard lock(mutex_);
+  if (idle_.empty()) return std::make_unique<FiberGroup>();
+  std::unique_ptr<FiberGroup> group = std::move(idle_.back());
+  idle_.pop_back();
+  return group;
+}
+
+void FiberGroups::give_back(std::unique_ptr<FiberGroup> group) {
+  std::lock_guard lock(mutex_);
+  idle_.push_back(std::move(group));
+}
+
 FiberGroup::~FiberGroup() {
   if (stacks_) munmap(stacks_, capacity_ * slot_bytes());
 }

@@ -4,11 +4,10 @@
 // leaves it. One FiberGroup belongs to one thread and is reused for many groups.
 #pragma once
 
-#include <tbb/enumerable_thread_specific.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "backends/host/work_group_abi.h"
@@ -53,8 +52,17 @@ class FiberGroup {
   size_t scheduler_stack_size_ = 0;
 };
 
-// One FiberGroup per worker thread, kept by the device across launches, so its stacks are
-// mapped (and their guard pages set) once per thread, not once per launch.
-using FiberGroups = tbb::enumerable_thread_specific<std::unique_ptr<FiberGroup>>;
+// Idle FiberGroups, kept by the device across launches so that their stacks are mapped (and
+// their guard pages set) once, not once per launch. A thread takes one for a range of
+// work-groups and gives it back.
+class FiberGroups {
+ public:
+  std::unique_ptr<FiberGroup> take();
+  void give_back(std::unique_ptr<FiberGroup> group);
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<FiberGroup>> idle_;
+};
 
 }  // namespace cucl::backend::host

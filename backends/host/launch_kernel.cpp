@@ -43,7 +43,7 @@ LaunchArguments prepare_arguments(const op::LaunchKernel& launch, const HostKern
   prepared.bytes.reset(static_cast<std::byte*>(
       std::aligned_alloc(kLocalAlignment, align_up(std::max<size_t>(launch.bytes.size(), 1), kLocalAlignment))));
   if (!prepared.bytes) throw std::bad_alloc();
-  std::memcpy(prepared.bytes.get(), launch.bytes.data(), launch.bytes.size());
+  if (!launch.bytes.empty()) std::memcpy(prepared.bytes.get(), launch.bytes.data(), launch.bytes.size());
   const size_t count = launch.arguments.size();
   prepared.values.resize(count);
   prepared.pointer_slots.resize(count);
@@ -110,6 +110,12 @@ class GroupRunner {
     context_.printf_buffer = printf_buffer;
   }
 
+  ~GroupRunner() {
+    if (fiber_group_) fibers_.give_back(std::move(fiber_group_));
+  }
+  GroupRunner(const GroupRunner&) = delete;
+  GroupRunner& operator=(const GroupRunner&) = delete;
+
   void run_group(size_t linear) {
     const size_t gx = linear % context_.num_groups[0];
     const size_t gy = linear / context_.num_groups[0] % context_.num_groups[1];
@@ -121,9 +127,8 @@ class GroupRunner {
       context_.local_size[d] = std::min(context_.enqueued_local_size[d], context_.global_size[d] - start);
     }
     if (kernel_.has_barriers()) {
-      std::unique_ptr<FiberGroup>& fibers = fibers_.local();
-      if (!fibers) fibers = std::make_unique<FiberGroup>();
-      fibers->run(kernel_.work_item(), values_.data(), context_);
+      if (!fiber_group_) fiber_group_ = fibers_.take();
+      fiber_group_->run(kernel_.work_item(), values_.data(), context_);
     } else {
       kernel_.work_group()(values_.data(), &context_);
     }
@@ -138,6 +143,7 @@ class GroupRunner {
   std::vector<std::pair<size_t, size_t>> local_offsets_;
   std::unique_ptr<char, AlignedFree> arena_;
   WorkGroupContext context_{};
+  std::unique_ptr<FiberGroup> fiber_group_;
 };
 
 
