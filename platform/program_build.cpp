@@ -1,6 +1,7 @@
 #include "platform/program_build.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "platform/compiler/compile_cache.h"
 #include "platform/compiler/frontend.h"
@@ -72,10 +73,20 @@ bool build_source(Program& program, Device& device, ProgramBuild& build, const B
   const std::string key = build_cache_key(device, "source", options.text, program.source());
   if (auto cached = cache.load(key)) {
     try {
-      auto binary = compiler::deserialize(reinterpret_cast<const unsigned char*>(cached->data()), cached->size());
+      // The entry: the original build's log (its warnings belong to this build too), then
+      // the binary. The source is kept in neither: the key covers it.
+      std::string_view entry = *cached;
+      uint64_t log_size = 0;
+      check(entry.size() >= sizeof log_size, CL_INVALID_BINARY);
+      std::memcpy(&log_size, entry.data(), sizeof log_size);
+      entry.remove_prefix(sizeof log_size);
+      check(log_size <= entry.size(), CL_INVALID_BINARY);
+      const std::string_view log = entry.substr(0, log_size);
+      entry.remove_prefix(log_size);
+      auto binary = compiler::deserialize(reinterpret_cast<const unsigned char*>(entry.data()), entry.size());
       build.ir = std::move(binary.ir);
       build.native = std::move(binary.native);
-      build.log = "note: the compiled program came from the cache\n";
+      build.log = std::string(log) + "note: the compiled program came from the cache\n";
       if (load_executable(device, build)) return true;
     } catch (const Error&) {
     }
@@ -84,7 +95,11 @@ bool build_source(Program& program, Device& device, ProgramBuild& build, const B
   if (!front_end(device, build, program.source(), options, {})) return false;
   if (!make_executable(device, build, codegen_options(options))) return false;
   const auto bytes = compiler::serialize(program_binary(device, build));
-  cache.store(key, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  const uint64_t log_size = build.log.size();
+  std::string entry(reinterpret_cast<const char*>(&log_size), sizeof log_size);
+  entry += build.log;
+  entry.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  cache.store(key, entry);
   return true;
 }
 

@@ -31,6 +31,13 @@ Wide lo_of(int bits, bool s) { return s ? -(Wide(1) << (bits - 1)) : 0; }
 Wide hi_of(int bits, bool s) { return s ? (Wide(1) << (bits - 1)) - 1 : (Wide(1) << bits) - 1; }
 Wide saturate(Wide v, int bits, bool s) { return std::min(std::max(v, lo_of(bits, s)), hi_of(bits, s)); }
 Wide floor_shift(Wide v, int k) { return v >= 0 ? v >> k : -((-v + (Wide(1) << k) - 1) >> k); }
+
+// The upper n bits of the 2n-bit product; two 64-bit unsigned values need unsigned 128-bit
+// arithmetic (their product overflows a signed __int128).
+Wide high_half(Wide a, Wide b, int n, bool is_signed) {
+  if (n == 64 && !is_signed) return Wide((static_cast<unsigned __int128>(a) * static_cast<unsigned __int128>(b)) >> 64);
+  return floor_shift(a * b, n);
+}
 Wide unsigned_bits(Wide v, int bits) { return wrap(v, bits, false); }
 
 std::vector<IntCase> integer_cases() {
@@ -44,9 +51,9 @@ std::vector<IntCase> integer_cases() {
       {"max", 2, false, [](Wide a, Wide b, Wide, int, bool) { return std::max(a, b); }},
       {"min", 2, false, [](Wide a, Wide b, Wide, int, bool) { return std::min(a, b); }},
       {"clamp", 3, false, [](Wide a, Wide b, Wide c, int, bool) { return std::min(std::max(a, b), c); }},
-      {"mul_hi", 2, false, [](Wide a, Wide b, Wide, int n, bool s) { return wrap(floor_shift(a * b, n), n, s); }},
+      {"mul_hi", 2, false, [](Wide a, Wide b, Wide, int n, bool s) { return wrap(high_half(a, b, n, s), n, s); }},
       {"mad_hi", 3, false,
-       [](Wide a, Wide b, Wide c, int n, bool s) { return wrap(floor_shift(a * b, n) + c, n, s); }},
+       [](Wide a, Wide b, Wide c, int n, bool s) { return wrap(high_half(a, b, n, s) + c, n, s); }},
       {"mad_sat", 3, false, [](Wide a, Wide b, Wide c, int n, bool s) {
          // Unsigned 64-bit products need all 128 bits: compute them unsigned.
          if (n == 64 && !s) {
