@@ -2,6 +2,8 @@
 // dot, cross, length, distance, normalize within the spec's error bounds (7.4), and the
 // fast_ variants within 8192 ulp, including huge and tiny components (no overflow or
 // underflow in the sum of squares).
+#include <cmath>
+
 #include "support/builtin_reference.h"
 
 using namespace cucl_test;
@@ -131,6 +133,33 @@ TEST_P(Geometric, SpecialVectors) {
   EXPECT_TRUE(std::isinf(r[8]));
   EXPECT_TRUE(std::isinf(r[9]));  // 5e38 > FLT_MAX
   EXPECT_NEAR(r[10], 5.6e-45f, 1.5e-45f);
+}
+
+// A NaN component makes a length NaN, unless another is infinite (the CTS's geom_length
+// checks the scalar double case).
+TEST_P(Geometric, NaNComponentsMakeTheLengthNaN) {
+  if (device_string(env.device, CL_DEVICE_EXTENSIONS).find("cl_khr_fp64") == std::string::npos) {
+    GTEST_SKIP() << "no fp64";
+  }
+  BuiltProgram program(env, R"(
+    kernel void k(global double* out) {
+      out[0] = length((double)NAN);
+      out[1] = length((double2)(NAN, 1.0));
+      out[2] = length((double3)(INFINITY, NAN, 0.0));
+      out[3] = length(-3.0);
+      out[4] = length((float)NAN);
+    })");
+  cl_kernel kernel = program.kernel("k");
+  ASSERT_NE(kernel, nullptr);
+  DeviceBuffer out(env.context, 5 * sizeof(double));
+  set_args(kernel, out.get());
+  run_1d(env.queue, kernel, 1);
+  const auto values = read_buffer<double>(env.queue, out.get(), 5);
+  EXPECT_TRUE(std::isnan(values[0]));
+  EXPECT_TRUE(std::isnan(values[1]));
+  EXPECT_EQ(values[2], INFINITY);
+  EXPECT_EQ(values[3], 3.0);
+  EXPECT_TRUE(std::isnan(values[4]));
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryDevice, Geometric, ::testing::ValuesIn(all_devices()), device_name);

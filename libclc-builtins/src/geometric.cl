@@ -57,7 +57,10 @@ static float float_length4(double4 p) {
 static double double_length4(double4 p) {
   double m;
   int e = double_scale(p, &m);
-  if (m == 0 || isinf(m) || isnan(m)) return m;
+  if (isinf(m)) return m;
+  /* The largest magnitude ignores NaN components, which make the length NaN. */
+  if (any(isnan(p))) return NAN;
+  if (m == 0 || isnan(m)) return m;
   double4 s = ldexp(p, -e);  /* 2^-e alone overflows when the largest component is subnormal */
   double4 q = s * s;
   return ldexp(__builtin_sqrt(SUM_4(q)), e);
