@@ -15,7 +15,9 @@ namespace cucl::backend::host {
 
 HostDevice::HostDevice()
     : description_(describe_host_device(static_cast<unsigned>(tbb::info::default_concurrency()))),
-      arena_(tbb::info::default_concurrency()) {}
+      // No slot is kept for application threads: they never join the arena (work reaches
+      // it through enqueue), so every core runs kernels.
+      arena_(tbb::info::default_concurrency(), /*reserved_for_masters=*/0) {}
 
 std::unique_ptr<Memory> HostDevice::allocate(size_t size, void* host_ptr) {
   if (host_ptr) return std::make_unique<HostMemory>(host_ptr, false);
