@@ -15,6 +15,7 @@ namespace cucl::compiler {
 LinkResult link_modules(const std::vector<std::string_view>& bitcodes) {
   LinkResult result;
   llvm::LLVMContext context;
+  context.setOpaquePointers(true);  // typed-pointer bitcode (from the SPIR-V translator) is upgraded
   llvm::raw_string_ostream log(result.log);
   context.setDiagnosticHandlerCallBack(
       [](const llvm::DiagnosticInfo& info, void* stream) {

@@ -139,6 +139,7 @@ std::string attributes_text(const llvm::Function& kernel, const KernelMetadata& 
 
 ProgramMetadata read_program_metadata(std::string_view bitcode) {
   llvm::LLVMContext context;
+  context.setOpaquePointers(true);  // typed-pointer bitcode (from the SPIR-V translator) is upgraded
   auto buffer = llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(bitcode.data(), bitcode.size()), "", false);
   auto module = llvm::parseBitcodeFile(buffer->getMemBufferRef(), context);
   if (!module) {

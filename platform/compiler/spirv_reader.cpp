@@ -76,6 +76,9 @@ FrontendResult translate_spirv(std::string_view il, const SpecializationConstant
   for (auto [id, value] : constants) options.setSpecConst(id, value);
   auto stream = stream_of(il);
   llvm::LLVMContext context;
+  // The translator of LLVM 15 works with typed pointers (it asserts on opaque ones, e.g. for
+  // the OpenCL.std printf instruction); the bitcode it gives is read back with opaque ones.
+  context.setOpaquePointers(false);
   llvm::Module* module = nullptr;
   std::string error;
   if (!llvm::readSpirv(context, options, stream, module, error) || !module) {

@@ -98,6 +98,7 @@ std::string host_code_target() {
 CodegenResult generate_host_code(std::string_view bitcode, const CodegenOptions& options) {
   CodegenResult result;
   llvm::LLVMContext context;
+  context.setOpaquePointers(true);  // typed-pointer bitcode (from the SPIR-V translator) is upgraded
   std::unique_ptr<llvm::Module> module = read_module(bitcode, context, result.log);
   if (!module) return result;
   std::unique_ptr<llvm::TargetMachine> machine = create_host_target_machine(options.optimize);
