@@ -67,26 +67,39 @@ bool front_end(Device& device, ProgramBuild& build, std::string_view source, con
   return true;
 }
 
+// A cache entry: the original build's log (its warnings belong to a cached build too), then
+// the program binary. The source is kept in neither: the key covers it.
+std::string cache_entry(const std::string& log, const std::vector<unsigned char>& binary) {
+  const uint64_t log_size = log.size();
+  std::string entry(reinterpret_cast<const char*>(&log_size), sizeof log_size);
+  entry += log;
+  entry.append(reinterpret_cast<const char*>(binary.data()), binary.size());
+  return entry;
+}
+
+// Throws CL_INVALID_BINARY for a damaged entry.
+std::pair<std::string, compiler::ProgramBinary> read_cache_entry(std::string_view entry) {
+  uint64_t log_size = 0;
+  check(entry.size() >= sizeof log_size, CL_INVALID_BINARY);
+  std::memcpy(&log_size, entry.data(), sizeof log_size);
+  entry.remove_prefix(sizeof log_size);
+  check(log_size <= entry.size(), CL_INVALID_BINARY);
+  std::string log(entry.substr(0, log_size));
+  entry.remove_prefix(log_size);
+  return {std::move(log),
+          compiler::deserialize(reinterpret_cast<const unsigned char*>(entry.data()), entry.size())};
+}
+
 // One device's clBuildProgram of a source program, through the cache.
 bool build_source(Program& program, Device& device, ProgramBuild& build, const BuildOptions& options) {
   const compiler::CompileCache& cache = Platform::instance().compile_cache();
   const std::string key = build_cache_key(device, "source", options.text, program.source());
   if (auto cached = cache.load(key)) {
     try {
-      // The entry: the original build's log (its warnings belong to this build too), then
-      // the binary. The source is kept in neither: the key covers it.
-      std::string_view entry = *cached;
-      uint64_t log_size = 0;
-      check(entry.size() >= sizeof log_size, CL_INVALID_BINARY);
-      std::memcpy(&log_size, entry.data(), sizeof log_size);
-      entry.remove_prefix(sizeof log_size);
-      check(log_size <= entry.size(), CL_INVALID_BINARY);
-      const std::string_view log = entry.substr(0, log_size);
-      entry.remove_prefix(log_size);
-      auto binary = compiler::deserialize(reinterpret_cast<const unsigned char*>(entry.data()), entry.size());
+      auto [log, binary] = read_cache_entry(*cached);
       build.ir = std::move(binary.ir);
       build.native = std::move(binary.native);
-      build.log = std::string(log) + "note: the compiled program came from the cache\n";
+      build.log = log + "note: the compiled program came from the cache\n";
       if (load_executable(device, build)) return true;
     } catch (const Error&) {
     }
@@ -94,12 +107,7 @@ bool build_source(Program& program, Device& device, ProgramBuild& build, const B
   }
   if (!front_end(device, build, program.source(), options, {})) return false;
   if (!make_executable(device, build, codegen_options(options))) return false;
-  const auto bytes = compiler::serialize(program_binary(device, build));
-  const uint64_t log_size = build.log.size();
-  std::string entry(reinterpret_cast<const char*>(&log_size), sizeof log_size);
-  entry += build.log;
-  entry.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-  cache.store(key, entry);
+  cache.store(key, cache_entry(build.log, compiler::serialize(program_binary(device, build))));
   return true;
 }
 

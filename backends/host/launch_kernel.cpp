@@ -83,16 +83,20 @@ void thread_stack(char*& low, char*& high) {
   pthread_attr_destroy(&attributes);
 }
 
+// Work-groups along dimension `d`, the last one possibly smaller.
+size_t group_count(const NDRange& range, unsigned d) {
+  return (range.global_size[d] + range.local_size[d] - 1) / range.local_size[d];
+}
+
 // One thread's state while it runs a range of work-groups.
 class GroupRunner {
  public:
   GroupRunner(const op::LaunchKernel& launch, const HostKernel& kernel, const LaunchArguments& arguments,
               char* printf_buffer, FiberGroups& fibers)
-      : fibers_(fibers), launch_(launch), kernel_(kernel), values_(arguments.values), slots_(arguments.pointer_slots),
-        local_offsets_(arguments.local_offsets),
+      : fibers_(fibers), kernel_(kernel), values_(arguments.values), slots_(arguments.pointer_slots),
         arena_(static_cast<char*>(std::aligned_alloc(kLocalAlignment, std::max(arguments.arena_bytes, kLocalAlignment)))) {
     if (!arena_) throw std::bad_alloc();
-    for (auto [index, offset] : local_offsets_) {
+    for (auto [index, offset] : arguments.local_offsets) {
       slots_[index] = arena_.get() + offset;
       values_[index] = &slots_[index];
     }
@@ -101,7 +105,7 @@ class GroupRunner {
       context_.enqueued_local_size[d] = range.local_size[d];
       context_.global_size[d] = range.global_size[d];
       context_.global_offset[d] = range.global_offset[d];
-      context_.num_groups[d] = (range.global_size[d] + range.local_size[d] - 1) / range.local_size[d];
+      context_.num_groups[d] = group_count(range, d);
     }
     context_.work_dim = range.work_dim;
     context_.local_memory = arena_.get();
@@ -136,11 +140,9 @@ class GroupRunner {
 
  private:
   FiberGroups& fibers_;
-  const op::LaunchKernel& launch_;
   const HostKernel& kernel_;
   std::vector<void*> values_;
   std::vector<void*> slots_;
-  std::vector<std::pair<size_t, size_t>> local_offsets_;
   std::unique_ptr<char, AlignedFree> arena_;
   WorkGroupContext context_{};
   std::unique_ptr<FiberGroup> fiber_group_;
@@ -163,7 +165,7 @@ cl_int launch_kernel(const op::LaunchKernel& launch, FiberGroups& fibers) {
   const LaunchArguments arguments = prepare_arguments(launch, kernel);
   size_t groups = 1;
   for (unsigned d = 0; d < 3; ++d) {
-    groups *= (launch.range.global_size[d] + launch.range.local_size[d] - 1) / launch.range.local_size[d];
+    groups *= group_count(launch.range, d);
   }
   if (groups == 0) return CL_SUCCESS;
   std::unique_ptr<char[]> printf_buffer = make_printf_buffer(kernel, launch.printf_buffer_size);
