@@ -39,6 +39,9 @@ class KernelCode {
   // Bytes of kernel-scope __local variables (part of CL_KERNEL_LOCAL_MEM_SIZE).
   virtual uint64_t static_local_memory() const = 0;
   virtual uint64_t private_memory() const = 0;
+  // The work-group size this kernel runs best with, an upper bound for the product of the
+  // local sizes cucl picks for a NULL local_work_size; 0 when the device has no preference.
+  virtual size_t preferred_work_group_size() const { return 0; }
 };
 
 // A program's device code, ready to launch.

@@ -30,16 +30,20 @@ CommandSpec read_buffer(Queue& queue, Buffer& buffer, size_t offset, size_t size
   check_usable(queue, buffer);
   check(in_bounds(buffer, offset, size) && ptr != nullptr, CL_INVALID_VALUE);
   check_host_reads(buffer);
-  return transfer(CL_COMMAND_READ_BUFFER, buffer.location(queue.device(), offset), host(ptr), size,
-                  {Ref<Object>(&buffer)});
+  auto spec = transfer(CL_COMMAND_READ_BUFFER, buffer.location(queue.device(), offset), host(ptr), size,
+                       {Ref<Object>(&buffer)});
+  note_access(spec.accesses, queue.device(), buffer, offset, size, Access::Read);
+  return spec;
 }
 
 CommandSpec write_buffer(Queue& queue, Buffer& buffer, size_t offset, size_t size, const void* ptr) {
   check_usable(queue, buffer);
   check(in_bounds(buffer, offset, size) && ptr != nullptr, CL_INVALID_VALUE);
   check_host_writes(buffer);
-  return transfer(CL_COMMAND_WRITE_BUFFER, host(ptr), buffer.location(queue.device(), offset), size,
-                  {Ref<Object>(&buffer)});
+  auto spec = transfer(CL_COMMAND_WRITE_BUFFER, host(ptr), buffer.location(queue.device(), offset), size,
+                       {Ref<Object>(&buffer)});
+  note_access(spec.accesses, queue.device(), buffer, offset, size, Access::Overwrite);
+  return spec;
 }
 
 CommandSpec copy_buffer(Queue& queue, Buffer& src, Buffer& dst, size_t src_offset, size_t dst_offset, size_t size) {
@@ -50,8 +54,11 @@ CommandSpec copy_buffer(Queue& queue, Buffer& src, Buffer& dst, size_t src_offse
     size_t s = src.origin() + src_offset, d = dst.origin() + dst_offset;
     check(!(s < d + size && d < s + size), CL_MEM_COPY_OVERLAP);
   }
-  return transfer(CL_COMMAND_COPY_BUFFER, src.location(queue.device(), src_offset),
-                  dst.location(queue.device(), dst_offset), size, {Ref<Object>(&src), Ref<Object>(&dst)});
+  auto spec = transfer(CL_COMMAND_COPY_BUFFER, src.location(queue.device(), src_offset),
+                       dst.location(queue.device(), dst_offset), size, {Ref<Object>(&src), Ref<Object>(&dst)});
+  note_access(spec.accesses, queue.device(), src, src_offset, size, Access::Read);
+  note_access(spec.accesses, queue.device(), dst, dst_offset, size, Access::Overwrite);
+  return spec;
 }
 
 CommandSpec fill_buffer(Queue& queue, Buffer& buffer, const void* pattern, size_t pattern_size, size_t offset,
@@ -67,6 +74,7 @@ CommandSpec fill_buffer(Queue& queue, Buffer& buffer, const void* pattern, size_
   spec.type = CL_COMMAND_FILL_BUFFER;
   spec.operation = fill;
   spec.keep_alive = {Ref<Object>(&buffer)};
+  note_access(spec.accesses, queue.device(), buffer, offset, size, Access::Overwrite);
   return spec;
 }
 
@@ -81,9 +89,11 @@ CommandSpec migrate_mem_objects(Queue& queue, cl_uint count, const cl_mem* objec
     check(&memory->context() == &queue.context(), CL_INVALID_CONTEXT);
     spec.keep_alive.push_back(std::move(memory));
   }
-  backend::op::Migrate migrate{{}, (flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED) != 0};
-  // To the host: the host reaches every device's copy through map and read, so there is no
-  // device work. Otherwise the object's storage is created on the queue's device now.
+  const bool content_undefined = flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
+  backend::op::Migrate migrate{{}, content_undefined};
+  // To the host: only a hint, since the host reaches every device's copy through map and
+  // read. Otherwise the object's storage is created on the queue's device now, and the
+  // command makes that copy the current one (with CONTENT_UNDEFINED, without copying).
   if (!(flags & CL_MIGRATE_MEM_OBJECT_HOST)) {
     for (auto& object : spec.keep_alive) {
       auto* memory = static_cast<MemObject*>(object.get());
@@ -91,6 +101,8 @@ CommandSpec migrate_mem_objects(Queue& queue, cl_uint count, const cl_mem* objec
       if (std::find(migrate.memories.begin(), migrate.memories.end(), storage) == migrate.memories.end()) {
         migrate.memories.push_back(storage);
       }
+      note_access(spec.accesses, queue.device(), *memory, 0, memory->size(),
+                  content_undefined ? Access::Overwrite : Access::Read);
     }
   }
   spec.operation = std::move(migrate);

@@ -39,18 +39,21 @@ void* enqueue_map_buffer(Queue& queue, Buffer& buffer, bool blocking, cl_map_fla
   backend::Location location = buffer.location(queue.device(), offset);
   void* pointer = location.memory->map_pointer(location.offset, size);
   try {
-    buffer.add_buffer_mapping(Mapping{pointer, offset, size, flags, location});
+    buffer.add_buffer_mapping(Mapping{pointer, offset, size, flags, location, &queue.device()});
   } catch (...) {
     location.memory->unmap_pointer(pointer);
     throw;
   }
 
-  CommandSpec spec{CL_COMMAND_MAP_BUFFER,
-                   backend::op::Map{location, pointer, size, !(flags & CL_MAP_WRITE_INVALIDATE_REGION)},
-                   {Ref<Object>(&buffer)},
-                   {}};
+  const bool reads = !(flags & CL_MAP_WRITE_INVALIDATE_REGION);
+  CommandSpec spec;
+  spec.type = CL_COMMAND_MAP_BUFFER;
+  spec.operation = backend::op::Map{location, pointer, size, reads};
+  spec.keep_alive = {Ref<Object>(&buffer)};
   Ref<Event> event;
   try {
+    // The mapped bytes start as the current ones (the unmap writes them back).
+    if (reads) note_access(spec.accesses, queue.device(), buffer, offset, size, Access::Read);
     event = submit(queue, std::move(spec), num_events, wait_list, event_out);
   } catch (...) {
     forget(buffer, pointer);
@@ -73,16 +76,26 @@ void enqueue_unmap(Queue& queue, MemObject& memory, void* mapped, cl_uint num_ev
   // Only buffers can be mapped today; images will add their own mappings here.
   auto* buffer = dynamic_cast<Buffer*>(&memory);
   check(buffer != nullptr, CL_INVALID_VALUE);
-  auto mapping = buffer->take_buffer_mapping(mapped);
-  check(mapping.has_value(), CL_INVALID_VALUE);
-
-  backend::Memory* storage = mapping->source.memory;
+  auto found = buffer->find_mapping(mapped);
+  check(found.has_value(), CL_INVALID_VALUE);
   // A map with no flags is treated as read and write.
-  bool wrote = mapping->flags == 0 || (mapping->flags & kWriteFlags);
-  CommandSpec spec{CL_COMMAND_UNMAP_MEM_OBJECT,
-                   backend::op::Unmap{mapping->source, mapped, mapping->size, wrote},
-                   {Ref<Object>(buffer)},
-                   [storage, mapped](cl_int) { storage->unmap_pointer(mapped); }};
+  const bool wrote = found->flags == 0 || (found->flags & kWriteFlags);
+  backend::Memory* storage = found->source.memory;
+  CommandSpec spec;
+  spec.type = CL_COMMAND_UNMAP_MEM_OBJECT;
+  spec.operation = backend::op::Unmap{found->source, mapped, found->size, wrote};
+  spec.keep_alive = {Ref<Object>(buffer)};
+  spec.on_finish = [storage, mapped](cl_int) { storage->unmap_pointer(mapped); };
+  if (found->device != &queue.device()) {
+    // The map's memory belongs to another device than this queue's: the writes go to this
+    // device's own copy instead (allocated now, before the mapping is given up).
+    spec.operation = wrote ? backend::Operation(backend::op::Unmap{buffer->location(queue.device(), found->offset),
+                                                                   mapped, found->size, true})
+                           : backend::Operation(backend::op::Nothing{});
+  }
+  if (wrote) note_access(spec.accesses, queue.device(), *buffer, found->offset, found->size, Access::Overwrite);
+  // Another thread's unmap of the same pointer may have come first.
+  check(buffer->take_buffer_mapping(mapped).has_value(), CL_INVALID_VALUE);
   submit(queue, std::move(spec), num_events, wait_list, event_out);
 }
 

@@ -119,16 +119,21 @@ CommandSpec read_buffer_rect(Queue& queue, Buffer& buffer, RectSide buffer_side,
                              const size_t* region, void* ptr) {
   auto rect = check_host_rect(queue, buffer, buffer_side, host_side, region, ptr);
   check_host_reads(buffer);
-  return rect_command(CL_COMMAND_READ_BUFFER_RECT, buffer.location(queue.device(), 0), rect.buffer, host(ptr),
-                      rect.host, rect.region, {Ref<Object>(&buffer)});
+  auto spec = rect_command(CL_COMMAND_READ_BUFFER_RECT, buffer.location(queue.device(), 0), rect.buffer, host(ptr),
+                           rect.host, rect.region, {Ref<Object>(&buffer)});
+  note_access(spec.accesses, queue.device(), buffer, rect.buffer.start, rect.buffer.extent, Access::Read);
+  return spec;
 }
 
 CommandSpec write_buffer_rect(Queue& queue, Buffer& buffer, RectSide buffer_side, RectSide host_side,
                               const size_t* region, const void* ptr) {
   auto rect = check_host_rect(queue, buffer, buffer_side, host_side, region, ptr);
   check_host_writes(buffer);
-  return rect_command(CL_COMMAND_WRITE_BUFFER_RECT, host(ptr), rect.host, buffer.location(queue.device(), 0),
-                      rect.buffer, rect.region, {Ref<Object>(&buffer)});
+  auto spec = rect_command(CL_COMMAND_WRITE_BUFFER_RECT, host(ptr), rect.host, buffer.location(queue.device(), 0),
+                           rect.buffer, rect.region, {Ref<Object>(&buffer)});
+  // The rows leave gaps between them that must stay as they were.
+  note_access(spec.accesses, queue.device(), buffer, rect.buffer.start, rect.buffer.extent, Access::ReadWrite);
+  return spec;
 }
 
 CommandSpec copy_buffer_rect(Queue& queue, Buffer& src, Buffer& dst, RectSide src_side, RectSide dst_side,
@@ -147,8 +152,11 @@ CommandSpec copy_buffer_rect(Queue& queue, Buffer& src, Buffer& dst, RectSide sr
     d_in_root.start += dst.origin();
     check(!overlap(s_in_root, d_in_root, r), CL_MEM_COPY_OVERLAP);
   }
-  return rect_command(CL_COMMAND_COPY_BUFFER_RECT, src.location(queue.device(), 0), s, dst.location(queue.device(), 0),
-                      d, r, {Ref<Object>(&src), Ref<Object>(&dst)});
+  auto spec = rect_command(CL_COMMAND_COPY_BUFFER_RECT, src.location(queue.device(), 0), s,
+                           dst.location(queue.device(), 0), d, r, {Ref<Object>(&src), Ref<Object>(&dst)});
+  note_access(spec.accesses, queue.device(), src, s.start, s.extent, Access::Read);
+  note_access(spec.accesses, queue.device(), dst, d.start, d.extent, Access::ReadWrite);
+  return spec;
 }
 
 }  // namespace cucl

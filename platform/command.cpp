@@ -1,5 +1,7 @@
 #include "platform/command.h"
 
+#include "platform/error.h"
+#include "platform/memory.h"
 #include "platform/queue.h"
 
 namespace cucl {
@@ -58,6 +60,44 @@ void Command::dependency_resolved() {
     return;
   }
   event_->set_status(CL_SUBMITTED);
+  if (spec_.accesses.empty()) {
+    submit_work();
+  } else {
+    prepare_memory();
+  }
+}
+
+void Command::prepare_memory() {
+  // Like submission, this runs on whatever thread completed the last dependency or
+  // transfer: failures end the command.
+  while (next_access_ < spec_.accesses.size()) {
+    const MemoryAccess& access = spec_.accesses[next_access_];
+    bool ready = false;
+    try {
+      ready = access.storage->coherence().acquire(access.device, access.begin, access.end, access.access,
+                                                  memory_listener_);
+    } catch (const Error& error) {
+      finished(error.code());
+      return;
+    } catch (...) {
+      finished(CL_OUT_OF_RESOURCES);
+      return;
+    }
+    if (!ready) return;  // memory_ready() goes on from here, perhaps already on another thread
+    ++next_access_;
+  }
+  submit_work();
+}
+
+void Command::memory_ready(cl_int status) {
+  if (status < 0) {
+    finished(status);
+    return;
+  }
+  prepare_memory();
+}
+
+void Command::submit_work() {
   // This may run inside another event's completion, on any thread: a failure to hand the
   // work over must end this command, not escape into that thread.
   try {

@@ -8,6 +8,8 @@
 
 #include "backends/backend.h"
 #include "platform/event.h"
+#include "platform/memory_access.h"
+#include "platform/memory_coherence.h"
 
 namespace cucl {
 
@@ -20,6 +22,9 @@ struct CommandSpec {
   std::vector<Ref<Object>> keep_alive;  // objects the work touches (memory objects)
   // Runs after the work (or instead of it, when a dependency failed) with the final status.
   std::function<void(cl_int)> on_finish;
+  // What the work does to memory, in a context with several devices (see note_access):
+  // before it runs, its device's copies of those bytes are made current.
+  std::vector<MemoryAccess> accesses;
 };
 
 class Command final : public backend::Work, public EventListener {
@@ -45,6 +50,11 @@ class Command final : public backend::Work, public EventListener {
  private:
   void dependency_resolved();
   void fail_for_dependency();
+  // Makes the memory the command uses current on its device (from accesses[next_access_]
+  // on), then submits the work. Returns early while a transfer runs; memory_ready resumes.
+  void prepare_memory();
+  void memory_ready(cl_int status);
+  void submit_work();
 
   // Hears the events of follow(): counts them down, ignores their status.
   struct OrderListener final : EventListener {
@@ -53,12 +63,20 @@ class Command final : public backend::Work, public EventListener {
     Command& command;
   };
 
+  struct MemoryListener final : MemoryWaiter {
+    explicit MemoryListener(Command& command) : command(command) {}
+    void memory_ready(cl_int status) override { command.memory_ready(status); }
+    Command& command;
+  };
+
   OrderListener order_listener_{*this};
+  MemoryListener memory_listener_{*this};
   Ref<Queue> queue_;
   Ref<Event> event_;
   CommandSpec spec_;
   std::atomic<int> unresolved_{1};  // the arm() guard counts as one
   std::atomic<bool> dependency_failed_{false};
+  size_t next_access_ = 0;
 };
 
 }  // namespace cucl

@@ -28,4 +28,13 @@ cl_ulong Context::max_mem_alloc_size() const {
   return largest;
 }
 
+backend::Stream& Context::transfer_stream(Device& device) {
+  auto index = static_cast<size_t>(std::find(devices_.begin(), devices_.end(), &device) - devices_.begin());
+  std::lock_guard lock(transfer_streams_mutex_);
+  if (transfer_streams_.empty()) transfer_streams_.resize(devices_.size());
+  auto& stream = transfer_streams_.at(index);
+  if (!stream) stream = device.backend().create_stream();
+  return *stream;
+}
+
 }  // namespace cucl

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,9 @@ class Context final : public Object {
   }
   // Largest CL_DEVICE_MAX_MEM_ALLOC_SIZE over the context's devices.
   cl_ulong max_mem_alloc_size() const;
+  // A stream on `device` (one of the context's) for the copies that keep memory objects
+  // current between the context's devices; made on first use.
+  backend::Stream& transfer_stream(Device& device);
   cl_context id() { return reinterpret_cast<cl_context>(handle()); }
 
  private:
@@ -40,6 +45,8 @@ class Context final : public Object {
   ContextNotify notify_;
   void* notify_user_data_;
   DestructorCallbacks<cl_context> destructor_callbacks_;
+  std::mutex transfer_streams_mutex_;
+  std::vector<std::unique_ptr<backend::Stream>> transfer_streams_;  // by index in devices_
 };
 
 }  // namespace cucl

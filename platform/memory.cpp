@@ -42,6 +42,30 @@ backend::Location MemObject::location(Device& device, size_t offset) {
   return backend::Location{&storage(device), nullptr, offset};
 }
 
+unsigned MemObject::device_count() const { return static_cast<unsigned>(context_->devices().size()); }
+
+backend::Memory& MemObject::memory_on(unsigned device) { return storage(*context_->devices()[device]); }
+
+backend::Stream& MemObject::transfer_stream(unsigned device) {
+  return context_->transfer_stream(*context_->devices()[device]);
+}
+
+bool MemObject::host_memory(unsigned device) const {
+  // The host device's allocations are plain host memory (backends/host/host_memory.h).
+  return context_->devices()[device]->type() & CL_DEVICE_TYPE_CPU;
+}
+
+void note_access(std::vector<MemoryAccess>& accesses, const Device& device, MemObject& memory, size_t offset,
+                 size_t size, Access access) {
+  const std::vector<Device*>& devices = memory.context().devices();
+  if (devices.size() < 2 || size == 0) return;
+  check(devices.size() <= ValidityMap::kMaxDevices, CL_OUT_OF_RESOURCES);
+  auto index = static_cast<unsigned>(std::find(devices.begin(), devices.end(), &device) - devices.begin());
+  check(index < devices.size(), CL_INVALID_DEVICE);
+  size_t begin = memory.storage_offset() + offset;
+  accesses.push_back(MemoryAccess{&memory.storage_owner(), index, begin, begin + size, access});
+}
+
 void MemObject::add_mapping(const Mapping& mapping) {
   std::lock_guard lock(mutex_);
   mappings_.push_back(mapping);
@@ -54,6 +78,13 @@ std::optional<Mapping> MemObject::take_mapping(void* pointer) {
   Mapping mapping = *it;
   mappings_.erase(it);
   return mapping;
+}
+
+std::optional<Mapping> MemObject::find_mapping(void* pointer) const {
+  std::lock_guard lock(mutex_);
+  auto it = std::find_if(mappings_.begin(), mappings_.end(), [&](const Mapping& m) { return m.pointer == pointer; });
+  if (it == mappings_.end()) return std::nullopt;
+  return *it;
 }
 
 cl_uint MemObject::map_count() const {

@@ -1,6 +1,6 @@
 // cl_mem objects. MemObject holds what every memory object has (flags, size, host pointer,
-// per-device storage, mappings, destructor callbacks); Buffer adds sub-buffers. Images
-// will derive from MemObject too.
+// per-device storage and its coherence, mappings, destructor callbacks); Buffer adds
+// sub-buffers. Images will derive from MemObject too.
 #pragma once
 
 #include <mutex>
@@ -12,6 +12,8 @@
 #include "platform/api_ref.h"
 #include "platform/callback_list.h"
 #include "platform/context.h"
+#include "platform/memory_access.h"
+#include "platform/memory_coherence.h"
 #include "platform/object.h"
 
 namespace cucl {
@@ -22,9 +24,10 @@ struct Mapping {
   size_t size;
   cl_map_flags flags;
   backend::Location source{};  // the device memory map_pointer() was asked for; unmap writes back there
+  Device* device = nullptr;    // the device of the map's queue, whose memory `source` is
 };
 
-class MemObject : public Object {
+class MemObject : public Object, private CoherentStorage {
  public:
   static constexpr ObjectKind kKind = ObjectKind::Memory;
   static constexpr cl_int kInvalidHandle = CL_INVALID_MEM_OBJECT;
@@ -51,6 +54,13 @@ class MemObject : public Object {
   // Throws CL_MEM_OBJECT_ALLOCATION_FAILURE when the device has no room.
   virtual backend::Location location(Device& device, size_t offset);
 
+  // The object whose storage (and coherence) this one uses, and where this one starts in
+  // it: itself and 0, except for sub-buffers.
+  virtual MemObject& storage_owner() { return *this; }
+  virtual size_t storage_offset() const { return 0; }
+  // Which devices hold current copies of this object's own storage (storage owners only).
+  MemoryCoherence& coherence() { return coherence_; }
+
   void add_destructor_callback(DestructorCallbacks<cl_mem>::Function function, void* user_data) {
     destructor_callbacks_.add(function, user_data);
   }
@@ -58,6 +68,7 @@ class MemObject : public Object {
   void add_mapping(const Mapping& mapping);
   // Removes and returns the mapping at `pointer`, if there is one.
   std::optional<Mapping> take_mapping(void* pointer);
+  std::optional<Mapping> find_mapping(void* pointer) const;
   cl_uint map_count() const;
 
  protected:
@@ -71,6 +82,12 @@ class MemObject : public Object {
  private:
   backend::Memory& storage(Device& device);
 
+  // CoherentStorage, for coherence_.
+  unsigned device_count() const override;
+  backend::Memory& memory_on(unsigned device) override;
+  backend::Stream& transfer_stream(unsigned device) override;
+  bool host_memory(unsigned device) const override;
+
   Ref<Context> context_;
   ApiRef<Context> context_pin_;  // CL_MEM_CONTEXT is a valid handle while this one is (see ApiRef)
   cl_mem_object_type type_;
@@ -83,7 +100,14 @@ class MemObject : public Object {
   mutable std::mutex mutex_;
   std::vector<std::pair<Device*, std::unique_ptr<backend::Memory>>> storage_;
   std::vector<Mapping> mappings_;
+  MemoryCoherence coherence_{*this, size_};
 };
+
+// Notes that a command on `device` uses [offset, offset + size) of `memory` as `access`
+// says, so that the command's device has the current bytes when it runs. Only contexts
+// with several devices need this; in others it records nothing.
+void note_access(std::vector<MemoryAccess>& accesses, const Device& device, MemObject& memory, size_t offset,
+                 size_t size, Access access);
 
 class Buffer final : public MemObject {
  public:
@@ -100,6 +124,8 @@ class Buffer final : public MemObject {
   MemObject* associated() const override { return parent_.get(); }
   size_t associated_offset() const override { return origin_; }
   backend::Location location(Device& device, size_t offset) override;
+  MemObject& storage_owner() override { return root(); }
+  size_t storage_offset() const override { return origin_; }
 
   // Mappings of buffers go through these (not add_mapping/take_mapping directly): a region
   // mapped for writing may not overlap any other mapped region of the same storage, also

@@ -40,6 +40,7 @@ CommandSpec native_kernel(Queue& queue, NativeFunction function, const void* arg
     auto location = buffer->location(queue.device(), 0);
     void* address = location.memory->map_pointer(location.offset, buffer->size());
     std::memcpy(copy.get() + (slot - base), &address, sizeof address);
+    note_access(spec.accesses, queue.device(), *buffer, 0, buffer->size(), Access::ReadWrite);
     spec.keep_alive.push_back(Ref<Object>(buffer.get()));
   }
   spec.operation = backend::op::HostFunction{[function, copy] { function(copy.get()); }};

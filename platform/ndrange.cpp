@@ -49,6 +49,10 @@ backend::op::LaunchKernel launch_operation(Queue& queue, const Kernel& kernel,
         Ref<MemObject> buffer = lookup_or_null<MemObject>(args[i].memory);
         check(buffer != nullptr, CL_INVALID_KERNEL_ARGS);
         argument.buffer = buffer->location(queue.device(), 0);
+        // A kernel may read and write all of a buffer, except through __constant.
+        const bool read_only = metadata[i].kind == compiler::KernelArgMetadata::Kind::ConstantPointer;
+        note_access(spec.accesses, queue.device(), *buffer, 0, buffer->size(),
+                    read_only ? Access::Read : Access::ReadWrite);
         spec.keep_alive.push_back(Ref<Object>(buffer.get()));
       }
     }
@@ -123,7 +127,9 @@ CommandSpec ndrange_kernel(Queue& queue, Kernel& kernel, cl_uint work_dim, const
       }
     }
   } else {
-    range.local_size = choose_local_size(work_dim, range.global_size, max_group, description.max_work_item_sizes,
+    size_t group_limit = max_group;
+    if (size_t preferred = code.preferred_work_group_size()) group_limit = std::min(group_limit, preferred);
+    range.local_size = choose_local_size(work_dim, range.global_size, group_limit, description.max_work_item_sizes,
                                          description.max_compute_units);
   }
 
@@ -141,6 +147,7 @@ CommandSpec ndrange_kernel(Queue& queue, Kernel& kernel, cl_uint work_dim, const
   for (cl_uint d = 0; d < work_dim; ++d) empty = empty || range.global_size[d] == 0;
   if (empty) {
     spec.operation = backend::op::Nothing{};
+    spec.accesses.clear();  // touches no memory
   } else {
     spec.operation = std::move(launch);
   }

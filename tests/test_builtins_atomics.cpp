@@ -103,6 +103,11 @@ TEST_P(Atomics, LegacyFunctionsCountEveryUpdate) {
 // and local memory, 32- and 64-bit.
 TEST_P(Atomics, C11FunctionsCountEveryUpdate) {
   BuiltProgram program(env, R"(
+    #ifdef __opencl_c_atomic_scope_all_devices
+    #define WIDEST_SCOPE memory_scope_all_svm_devices
+    #else
+    #define WIDEST_SCOPE memory_scope_device
+    #endif
     kernel void k(volatile global atomic_int* g, volatile global atomic_long* g64, volatile global atomic_flag* lock,
                   global int* guarded, volatile global atomic_uint* u) {
       local atomic_int l;
@@ -113,7 +118,7 @@ TEST_P(Atomics, C11FunctionsCountEveryUpdate) {
       atomic_fetch_add(&g[0], 1);
       atomic_fetch_add_explicit(&g[1], 2, memory_order_relaxed);
       atomic_fetch_sub_explicit(&g[2], 1, memory_order_acq_rel, memory_scope_device);
-      atomic_fetch_max_explicit(&g[3], (int)i, memory_order_seq_cst, memory_scope_all_svm_devices);
+      atomic_fetch_max_explicit(&g[3], (int)i, memory_order_seq_cst, WIDEST_SCOPE);
       atomic_fetch_min_explicit(&g[4], -(int)i, memory_order_release, memory_scope_work_group);
       atomic_fetch_or(&g[5], 1 << (i % 31));
       atomic_fetch_xor(&g[6], (int)i);

@@ -278,12 +278,17 @@ TEST_P(KernelLanguage, SixtyFourBitIntegersAndDoubles) {
 }
 
 // OpenCL C 3.0 atomics with the orders and scopes the device reports
-// (CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES: up to seq_cst, up to all devices).
+// (CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES: up to seq_cst, up to all devices where reported).
 TEST_P(KernelLanguage, AtomicsWithDeviceScopeUnderOpenCLC30) {
   BuiltProgram program(env, R"(
+    #ifdef __opencl_c_atomic_scope_all_devices
+    #define WIDEST_SCOPE memory_scope_all_svm_devices
+    #else
+    #define WIDEST_SCOPE memory_scope_device
+    #endif
     kernel void count(global atomic_int* total, global atomic_int* local_total) {
       atomic_fetch_add_explicit(total, 1, memory_order_relaxed, memory_scope_device);
-      atomic_fetch_add_explicit(local_total, 2, memory_order_seq_cst, memory_scope_all_svm_devices);
+      atomic_fetch_add_explicit(local_total, 2, memory_order_seq_cst, WIDEST_SCOPE);
       atomic_fetch_add_explicit(local_total, 1, memory_order_acq_rel, memory_scope_work_group);
     })", "-cl-std=CL3.0");
   cl_kernel kernel = program.kernel("count");

@@ -113,9 +113,10 @@ constexpr const char* kWorkGroupKernels = R"(
   kernel void with_local(global int* out, local int* a, local double* b) {
     local int arena[64];
     local char bytes[10];
-    arena[get_local_id(0)] = 1;
-    bytes[0] = 2;
-    a[0] = arena[0] + bytes[0];
+    for (size_t i = get_local_id(0); i < 64; i += get_local_size(0)) arena[i] = 1;
+    for (size_t i = get_local_id(0); i < 10; i += get_local_size(0)) bytes[i] = 2;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    a[0] = arena[(get_local_id(0) + 1) % 64] + bytes[(get_local_id(0) + 1) % 10];
     b[0] = 1.0;
     out[0] = a[0] + (int)b[0];
   }

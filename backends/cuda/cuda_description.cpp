@@ -1,12 +1,18 @@
-// What a CUDA device is, from the driver's attributes. Only what works today is
-// advertised: no compiler yet (kernels come with the NVPTX code generator), so no OpenCL C
-// versions, features or language extensions.
+// What a CUDA device is, from the driver's attributes, and what its compiler accepts: the
+// OpenCL C front end for nvptx64 with the NVPTX code generator (codegen/), so OpenCL C
+// 1.0-1.2 and 3.0, SPIR-V, fp64, int64 and 32/64-bit atomics up to device scope (not
+// all_devices: the devices of a context share no coherent memory). A build without the
+// nvptx64 builtin library (no libdevice) has no compiler for the GPU.
 #include <time.h>
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
+#include <string_view>
 
 #include "backends/cuda/cuda_device.h"
+#include "backends/cuda/kernel_abi.h"
+#include "libclc-builtins/builtins.h"
 
 namespace cucl::backend::cuda {
 namespace {
@@ -45,9 +51,61 @@ std::array<cl_uchar, CL_UUID_SIZE_KHR> driver_uuid(int driver_version) {
   return uuid;
 }
 
+// The front end's target and what it accepts, as the host device's describe_host_compiler
+// does for the CPU.
+void describe_cuda_compiler(DeviceDescription& d, const NvptxTarget& target) {
+  d.compiler_available = CL_TRUE;
+  d.linker_available = CL_TRUE;
+  d.compiler.triple = "nvptx64-nvidia-cuda";
+  d.compiler.clang_args = {"-ffake-address-space-map"};
+  d.compiler.code_target = nvptx_code_target(target);
+  const std::string_view builtins = builtins::nvptx_bitcode();
+  d.compiler.compiler_identity = "clang-" CUCL_CLANG_VERSION "/cucl-nvptx-builtins-" +
+                                 std::to_string(std::hash<std::string_view>{}(builtins)) + "-" +
+                                 std::to_string(builtins.size());
+  // CL_DEVICE_OPENCL_C_VERSION stays 1.2: a 3.0 device may name a newer version there
+  // only if it has every optional feature of that version.
+  d.opencl_c_version = "OpenCL C 1.2 cucl";
+  d.opencl_c_numeric_version = CL_MAKE_VERSION(1, 2, 0);
+  d.opencl_c_all_versions = {{CL_MAKE_VERSION(1, 0, 0), "OpenCL C"}, {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"},
+                             {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"}, {CL_MAKE_VERSION(3, 0, 0), "OpenCL C"}};
+  const cl_version v3 = CL_MAKE_VERSION(3, 0, 0);
+  d.opencl_c_features = {{v3, "__opencl_c_int64"},
+                         {v3, "__opencl_c_fp64"},
+                         {v3, "__opencl_c_generic_address_space"},
+                         {v3, "__opencl_c_program_scope_global_variables"},
+                         {v3, "__opencl_c_atomic_order_acq_rel"},
+                         {v3, "__opencl_c_atomic_order_seq_cst"},
+                         {v3, "__opencl_c_atomic_scope_device"}};
+  // SPIR-V through the SPIRV-LLVM-Translator 15, as on the host.
+  d.ils = {{CL_MAKE_VERSION(1, 0, 0), "SPIR-V"}, {CL_MAKE_VERSION(1, 1, 0), "SPIR-V"},
+           {CL_MAKE_VERSION(1, 2, 0), "SPIR-V"}};
+  const cl_version v1 = CL_MAKE_VERSION(1, 0, 0);
+  for (const char* extension :
+       {"cl_khr_il_program", "cl_khr_fp64", "cl_khr_byte_addressable_store", "cl_khr_global_int32_base_atomics",
+        "cl_khr_global_int32_extended_atomics", "cl_khr_local_int32_base_atomics",
+        "cl_khr_local_int32_extended_atomics", "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics"}) {
+    d.extensions.push_back({v1, extension});
+  }
+  d.double_fp_config = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF |
+                       CL_FP_INF_NAN | CL_FP_DENORM;
+  d.preferred_vector_width[kDouble] = 1;
+  d.native_vector_width[kDouble] = 1;
+  d.generic_address_space_support = CL_TRUE;
+  d.non_uniform_work_group_support = CL_TRUE;  // the launch splits edge groups off (cuda_launch.cpp)
+  d.max_global_variable_size = 64 * 1024 * 1024;
+  d.global_variable_preferred_total_size = 64 * 1024 * 1024;
+  const cl_device_atomic_capabilities orders = CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+                                               CL_DEVICE_ATOMIC_ORDER_SEQ_CST;
+  const cl_device_atomic_capabilities scopes = CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP | CL_DEVICE_ATOMIC_SCOPE_DEVICE;
+  d.atomic_memory_capabilities = orders | scopes;
+  d.atomic_fence_capabilities = orders | scopes | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM;
+  d.printf_buffer_size = 1024 * 1024;
+}
+
 }  // namespace
 
-DeviceDescription describe_cuda_device(const CudaDriver& driver, CUdevice device) {
+DeviceDescription describe_cuda_device(const CudaDriver& driver, CUdevice device, const NvptxTarget& target) {
   Attributes attribute(driver, device);
   DeviceDescription d;
   d.type = CL_DEVICE_TYPE_GPU;
@@ -69,7 +127,8 @@ DeviceDescription describe_cuda_device(const CudaDriver& driver, CUdevice device
                            static_cast<size_t>(attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, 64))};
   d.max_work_group_size = static_cast<size_t>(attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1024));
   d.preferred_work_group_size_multiple = static_cast<size_t>(attribute(CU_DEVICE_ATTRIBUTE_WARP_SIZE, 32));
-  // Scalar code is what a GPU thread runs best; widths of vectors the hardware loads whole.
+  // Each GPU thread is scalar: vectors become one instruction per element. No fp16, and
+  // fp64 only with the compiler.
   d.preferred_vector_width = {1, 1, 1, 1, 1, 0, 0};
   d.native_vector_width = {1, 1, 1, 1, 1, 0, 0};
 
@@ -84,9 +143,12 @@ DeviceDescription describe_cuda_device(const CudaDriver& driver, CUdevice device
   d.max_constant_buffer_size =
       static_cast<cl_ulong>(std::max(64 * 1024, attribute(CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY)));
   d.local_mem_type = CL_LOCAL;
-  d.local_mem_size =
-      static_cast<cl_ulong>(std::max(32 * 1024, attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)));
-  d.max_parameter_size = 4096;  // the classic CUDA kernel parameter limit
+  // What one block may have once a kernel opts in (cuda_launch.cpp raises each kernel's
+  // dynamic shared memory limit as its launches need).
+  d.local_mem_size = static_cast<cl_ulong>(std::max({32 * 1024, attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK),
+                                                     attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)}));
+  // Kernel parameters are limited to 4 KiB (PTX ISA 7.5); the LaunchContext is one of them.
+  d.max_parameter_size = (4096 - sizeof(LaunchContext)) / 8 * 8;
   // cuMemAlloc returns 256-byte aligned memory; sub-buffers keep that alignment.
   d.mem_base_addr_align_bits = 256 * 8;
   d.min_data_type_align_size = 128;
@@ -96,8 +158,6 @@ DeviceDescription describe_cuda_device(const CudaDriver& driver, CUdevice device
   d.single_fp_config = CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM | CL_FP_FMA;
 
   d.profiling_timer_resolution_ns = monotonic_clock_resolution_ns();
-  d.compiler_available = CL_FALSE;
-  d.linker_available = CL_FALSE;
   d.execution_capabilities = CL_EXEC_KERNEL;
   d.queue_on_host_properties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
 
@@ -110,6 +170,7 @@ DeviceDescription describe_cuda_device(const CudaDriver& driver, CUdevice device
   d.pci_bus_info.pci_bus = static_cast<cl_uint>(attribute(CU_DEVICE_ATTRIBUTE_PCI_BUS_ID));
   d.pci_bus_info.pci_device = static_cast<cl_uint>(attribute(CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID));
   d.pci_bus_info.pci_function = 0;  // CUDA devices are function 0; the driver does not report it
+  if (!builtins::nvptx_bitcode().empty()) describe_cuda_compiler(d, target);
   return d;
 }
 

@@ -2,11 +2,19 @@
 
 #include <chrono>
 
+#include "backends/cuda/cuda_launch.h"
 #include "backends/cuda/cuda_memory.h"
+#include "backends/cuda/cuda_program.h"
 #include "backends/cuda/cuda_stream.h"
 #include "backends/cuda/debug_log.h"
 
 namespace cucl::backend::cuda {
+
+CudaDevice::CudaDevice(std::shared_ptr<CudaContext> context, NvptxTarget target, DeviceDescription description)
+    : context_(std::move(context)),
+      target_(target),
+      description_(std::move(description)),
+      printf_buffers_(std::make_shared<PrintfBuffers>(context_)) {}
 
 std::unique_ptr<Memory> CudaDevice::allocate(size_t size, void* host_ptr) {
   return CudaMemory::create(context_, size, host_ptr);
@@ -23,14 +31,19 @@ uint64_t CudaDevice::device_timer_ns() const {
       .count();
 }
 
-CodegenResult CudaDevice::generate_code(std::string_view, const CodegenOptions&) {
-  return {false, "cucl: CUDA code generation is not available yet; kernels cannot be built for " +
-                     description_.name + "\n", {}};
+CodegenResult CudaDevice::generate_code(std::string_view bitcode, const CodegenOptions& options) {
+  return generate_nvptx_code(bitcode, options, target_);
 }
 
-std::unique_ptr<LoadedProgram> CudaDevice::load_program(std::string_view, std::string& error) {
-  error = "CUDA code generation is not available yet";
-  return nullptr;
+std::unique_ptr<LoadedProgram> CudaDevice::load_program(std::string_view native, std::string& error) {
+  return load_cuda_program(context_, printf_buffers_, native, description_.compiler.code_target, error);
+}
+
+NvptxTarget cuda_device_target(const CudaDriver& driver, CUdevice device) {
+  int major = 0, minor = 0;
+  driver.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
+  driver.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
+  return nvptx_target_for(major, minor);
 }
 
 std::vector<std::unique_ptr<Device>> discover_cuda_devices() {
@@ -54,9 +67,11 @@ std::vector<std::unique_ptr<Device>> discover_cuda_devices() {
       debug_log("CUDA device " + std::to_string(ordinal) + " skipped: " + driver->describe(result));
       continue;
     }
-    DeviceDescription description = describe_cuda_device(*driver, device);
-    debug_log("CUDA device " + std::to_string(ordinal) + ": " + description.name);
-    devices.push_back(std::make_unique<CudaDevice>(std::make_shared<CudaContext>(driver, device, registry),
+    const NvptxTarget target = cuda_device_target(*driver, device);
+    DeviceDescription description = describe_cuda_device(*driver, device, target);
+    debug_log("CUDA device " + std::to_string(ordinal) + ": " + description.name + " (" +
+              description.compiler.code_target + ")");
+    devices.push_back(std::make_unique<CudaDevice>(std::make_shared<CudaContext>(driver, device, registry), target,
                                                    std::move(description)));
   }
   return devices;

@@ -6,30 +6,36 @@
 #include <vector>
 
 #include "backends/backend.h"
+#include "backends/cuda/codegen/nvptx_codegen.h"
 #include "backends/cuda/cuda_context.h"
 
 namespace cucl::backend::cuda {
 
+class PrintfBuffers;
+
 class CudaDevice final : public Device {
  public:
-  CudaDevice(std::shared_ptr<CudaContext> context, DeviceDescription description)
-      : context_(std::move(context)), description_(std::move(description)) {}
+  CudaDevice(std::shared_ptr<CudaContext> context, NvptxTarget target, DeviceDescription description);
   const DeviceDescription& description() const override { return description_; }
   std::unique_ptr<Memory> allocate(size_t size, void* host_ptr) override;
   std::unique_ptr<Stream> create_stream() override;
   // The host's steady clock (see the .cpp).
   uint64_t device_timer_ns() const override;
-  // Kernels for this device come with the NVPTX code generator (not yet).
+  // PTX for the device's target (codegen/nvptx_codegen.h), loaded by the driver's JIT.
   CodegenResult generate_code(std::string_view bitcode, const CodegenOptions& options) override;
   std::unique_ptr<LoadedProgram> load_program(std::string_view native, std::string& error) override;
 
  private:
   std::shared_ptr<CudaContext> context_;
+  NvptxTarget target_;
   DeviceDescription description_;
+  std::shared_ptr<PrintfBuffers> printf_buffers_;  // shared by the kernels of every program
 };
 
-// Describes device `device` from the driver's attributes.
-DeviceDescription describe_cuda_device(const CudaDriver& driver, CUdevice device);
+// The PTX target for `device`, from its compute capability.
+NvptxTarget cuda_device_target(const CudaDriver& driver, CUdevice device);
+// Describes device `device` from the driver's attributes; `target` is what its code is built for.
+DeviceDescription describe_cuda_device(const CudaDriver& driver, CUdevice device, const NvptxTarget& target);
 
 // Every CUDA device, in the driver's order; none (with the reason under CUCL_DEBUG) when
 // there is no usable driver or GPU.

@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "backends/cuda/cuda_fill.h"
+#include "backends/cuda/cuda_launch.h"
 #include "backends/cuda/cuda_memory.h"
 
 namespace cucl::backend::cuda {
@@ -71,7 +72,9 @@ Enqueued enqueue_operation(CudaContext& context, CUstream stream, const Operatio
   return std::visit(
       [&](const auto& alternative) -> Enqueued {
         using Kind = std::decay_t<decltype(alternative)>;
-        if constexpr (std::is_same_v<Kind, op::LaunchKernel> || std::is_same_v<Kind, op::HostFunction>) {
+        if constexpr (std::is_same_v<Kind, op::LaunchKernel>) {
+          return enqueue_kernel_launch(context, stream, alternative);
+        } else if constexpr (std::is_same_v<Kind, op::HostFunction>) {
           return {CL_INVALID_OPERATION, Pending::Nothing};
         } else {
           return {CL_SUCCESS, executor(alternative)};

@@ -1,16 +1,19 @@
 """Atomic builtins: the OpenCL 1.x atomic_*/atom_* functions and the C11-style atomics of
-OpenCL C 3.0 6.15.12. All are real atomic instructions (clang's __opencl_atomic_* and
-__atomic_* builtins); work-groups run in parallel threads on the host device."""
+OpenCL C 3.0 6.15.12. All are real atomic instructions, written with the per-target
+operations of include/atomic_support.h (ATOMIC_*, LEGACY_*): clang's __opencl_atomic_* and
+__atomic_* builtins on the host, where work-groups run in parallel threads; the __sync and
+__nvvm builtins with membar fences on nvptx64."""
 
 NAMED = ["__global", "__local"]
-LEGACY_OPS = {"add": "__atomic_fetch_add(p, v, __ATOMIC_SEQ_CST)",
-              "sub": "__atomic_fetch_sub(p, v, __ATOMIC_SEQ_CST)",
-              "xchg": "__atomic_exchange_n(p, v, __ATOMIC_SEQ_CST)",
-              "min": "__atomic_fetch_min(p, v, __ATOMIC_SEQ_CST)",
-              "max": "__atomic_fetch_max(p, v, __ATOMIC_SEQ_CST)",
-              "and": "__atomic_fetch_and(p, v, __ATOMIC_SEQ_CST)",
-              "or": "__atomic_fetch_or(p, v, __ATOMIC_SEQ_CST)",
-              "xor": "__atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST)"}
+INCLUDE = '#include "atomic_support.h"\n\n'
+LEGACY_OPS = {"add": "LEGACY_FETCH(add, p, v)",
+              "sub": "LEGACY_FETCH(sub, p, v)",
+              "xchg": "LEGACY_EXCHANGE(p, v)",
+              "min": "LEGACY_FETCH(min, p, v)",
+              "max": "LEGACY_FETCH(max, p, v)",
+              "and": "LEGACY_FETCH(and, p, v)",
+              "or": "LEGACY_FETCH(or, p, v)",
+              "xor": "LEGACY_FETCH(xor, p, v)"}
 
 
 def legacy():
@@ -21,14 +24,13 @@ def legacy():
                 p = f"volatile {space} {t} *p"
                 for op, expr in LEGACY_OPS.items():
                     out.append(f"OVLD {t} {prefix}{op}({p}, {t} v) {{ return {expr}; }}\n")
-                out.append(f"OVLD {t} {prefix}inc({p}) {{ return __atomic_fetch_add(p, ({t})1, __ATOMIC_SEQ_CST); }}\n")
-                out.append(f"OVLD {t} {prefix}dec({p}) {{ return __atomic_fetch_sub(p, ({t})1, __ATOMIC_SEQ_CST); }}\n")
+                out.append(f"OVLD {t} {prefix}inc({p}) {{ return LEGACY_FETCH(add, p, ({t})1); }}\n")
+                out.append(f"OVLD {t} {prefix}dec({p}) {{ return LEGACY_FETCH(sub, p, ({t})1); }}\n")
                 out.append(f"OVLD {t} {prefix}cmpxchg({p}, {t} cmp, {t} v) {{\n"
-                           f"  __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);\n"
-                           f"  return cmp;\n}}\n")
+                           f"  return LEGACY_COMPARE_EXCHANGE(p, cmp, v);\n}}\n")
     for space in NAMED:
         out.append(f"OVLD float atomic_xchg(volatile {space} float *p, float v) {{\n"
-                   f"  return as_float(__atomic_exchange_n((volatile {space} uint *)p, as_uint(v), __ATOMIC_SEQ_CST));\n}}\n")
+                   f"  return as_float(LEGACY_EXCHANGE((volatile {space} uint *)p, as_uint(v)));\n}}\n")
     return "".join(out)
 
 
@@ -58,11 +60,11 @@ def c11():
             for t in C11_TYPES:
                 o = obj(t)
                 out.append(f"OVLD void atomic_store{suffix}({o}, {t} v{extra}) "
-                           f"{{ __opencl_atomic_store(obj, v, {order}, {scope}); }}\n")
+                           f"{{ ATOMIC_STORE({t}, obj, v, {order}, {scope}); }}\n")
                 out.append(f"OVLD {t} atomic_load{suffix}({o}{extra}) "
-                           f"{{ return __opencl_atomic_load(obj, {order}, {scope}); }}\n")
+                           f"{{ return ATOMIC_LOAD({t}, obj, {order}, {scope}); }}\n")
                 out.append(f"OVLD {t} atomic_exchange{suffix}({o}, {t} v{extra}) "
-                           f"{{ return __opencl_atomic_exchange(obj, v, {order}, {scope}); }}\n")
+                           f"{{ return ATOMIC_EXCHANGE({t}, obj, v, {order}, {scope}); }}\n")
                 expected_spaces = ["__global", "__local", "__private"] if space else [""]
                 for strength in ("strong", "weak"):
                     for es in expected_spaces:
@@ -75,30 +77,30 @@ def c11():
                             orders = "success, failure"
                         out.append(f"OVLD bool atomic_compare_exchange_{strength}{suffix}({o}, {e}, "
                                    f"{t} desired{params}) {{\n"
-                                   f"  return __opencl_atomic_compare_exchange_{strength}(obj, expected, "
+                                   f"  return ATOMIC_COMPARE_EXCHANGE({strength}, {t}, obj, expected, "
                                    f"desired, {orders}, {scope});\n}}\n")
             for t in INTEGER:
                 o = obj(t)
                 for op in ("add", "sub", "or", "xor", "and", "min", "max"):
                     out.append(f"OVLD {t} atomic_fetch_{op}{suffix}({o}, {t} v{extra}) "
-                               f"{{ return __opencl_atomic_fetch_{op}(obj, v, {order}, {scope}); }}\n")
+                               f"{{ return ATOMIC_FETCH({op}, {t}, obj, v, {order}, {scope}); }}\n")
             # atomic_uintptr_t with a ptrdiff_t operand.
             for op in ("add", "sub"):
                 out.append(f"OVLD ulong atomic_fetch_{op}{suffix}({obj('ulong')}, long v{extra}) "
-                           f"{{ return __opencl_atomic_fetch_{op}(obj, (ulong)v, {order}, {scope}); }}\n")
+                           f"{{ return ATOMIC_FETCH({op}, ulong, obj, (ulong)v, {order}, {scope}); }}\n")
             if space:
                 # The OpenCL C 2.0 header's atomic_intptr_t/uintptr_t mixes in named spaces.
                 for obj_t, v_t in (("long", "ulong"), ("ulong", "long")):
                     for op in ("or", "xor", "and", "min", "max"):
                         out.append(f"OVLD {obj_t} atomic_fetch_{op}{suffix}({obj(obj_t)}, {v_t} v{extra}) "
-                                   f"{{ return __opencl_atomic_fetch_{op}(obj, ({obj_t})v, {order}, {scope}); }}\n")
+                                   f"{{ return ATOMIC_FETCH({op}, {obj_t}, obj, ({obj_t})v, {order}, {scope}); }}\n")
             f = f"volatile {space} atomic_flag *obj".replace("  ", " ").strip()
             out.append(f"OVLD bool atomic_flag_test_and_set{suffix}({f}{extra}) "
-                       f"{{ return __opencl_atomic_exchange((volatile {space} atomic_int *)obj, 1, {order}, {scope}) != 0; }}\n")
+                       f"{{ return ATOMIC_EXCHANGE(int, (volatile {space} atomic_int *)obj, 1, {order}, {scope}) != 0; }}\n")
             out.append(f"OVLD void atomic_flag_clear{suffix}({f}{extra}) "
-                       f"{{ __opencl_atomic_store((volatile {space} atomic_int *)obj, 0, {order}, {scope}); }}\n")
+                       f"{{ ATOMIC_STORE(int, (volatile {space} atomic_int *)obj, 0, {order}, {scope}); }}\n")
     return "".join(out)
 
 
 def files():
-    return {"atomics_legacy.cl": legacy(), "atomics_c11.cl": c11()}
+    return {"atomics_legacy.cl": INCLUDE + legacy(), "atomics_c11.cl": INCLUDE + c11()}

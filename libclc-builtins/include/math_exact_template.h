@@ -11,7 +11,7 @@ OVLD T fabs(T x) { return __builtin_elementwise_abs(x); }
 OVLD T ceil(T x) { return __builtin_elementwise_ceil(x); }
 OVLD T floor(T x) { return __builtin_elementwise_floor(x); }
 OVLD T trunc(T x) { return __builtin_elementwise_trunc(x); }
-OVLD T rint(T x) { return __builtin_elementwise_roundeven(x); }
+OVLD T rint(T x) { return ROUNDEVEN(x); }
 OVLD T round(T x) {
   T t = trunc(x);
   // x - t is exact; halfway cases go away from zero.

@@ -1,7 +1,5 @@
 #include "backends/host/codegen/work_group_lowering.h"
 
-#include <llvm/ADT/SCCIterator.h>
-#include <llvm/Analysis/CallGraph.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/Function.h>
@@ -10,57 +8,18 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
-#include <llvm/Transforms/IPO/AlwaysInliner.h>
-#include <llvm/Transforms/IPO/GlobalDCE.h>
 
 #include <map>
 
+#include "backends/codegen/module_tools.h"
+#include "backends/codegen/printf_lowering.h"
 #include "backends/host/codegen/context_layout.h"
 #include "backends/host/codegen/local_memory_lowering.h"
-#include "backends/host/codegen/printf_lowering.h"
 #include "backends/host/codegen/work_item_builtins.h"
 #include "backends/host/work_group_abi.h"
 
 namespace cucl::backend::host {
 namespace {
-
-std::string find_recursion(llvm::Module& module) {
-  llvm::CallGraph graph(module);
-  for (auto scc = llvm::scc_begin(&graph); !scc.isAtEnd(); ++scc) {
-    if (!scc.hasCycle()) continue;
-    for (llvm::CallGraphNode* node : *scc) {
-      if (llvm::Function* function = node->getFunction()) {
-        return "error: recursion is not supported by OpenCL C: function '" + function->getName().str() +
-               "' calls itself, directly or through other functions\n";
-      }
-    }
-  }
-  return {};
-}
-
-void run_always_inliner(llvm::Module& module) {
-  llvm::LoopAnalysisManager loops;
-  llvm::FunctionAnalysisManager functions;
-  llvm::CGSCCAnalysisManager cgscc;
-  llvm::ModuleAnalysisManager modules;
-  llvm::PassBuilder builder;
-  builder.registerModuleAnalyses(modules);
-  builder.registerCGSCCAnalyses(cgscc);
-  builder.registerFunctionAnalyses(functions);
-  builder.registerLoopAnalyses(loops);
-  builder.crossRegisterProxies(loops, functions, cgscc, modules);
-  llvm::ModulePassManager passes;
-  passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/true));
-  passes.addPass(llvm::GlobalDCEPass());
-  passes.run(module, modules);
-}
-
-void make_inlinable(llvm::Function& function) {
-  function.removeFnAttr(llvm::Attribute::NoInline);
-  function.removeFnAttr(llvm::Attribute::OptimizeNone);
-  function.addFnAttr(llvm::Attribute::AlwaysInline);
-  function.setCallingConv(llvm::CallingConv::C);
-}
 
 // void <kernel>.cucl_wi(ptr args, ptr context, i64 x, i64 y, i64 z): unpacks the
 // arguments and calls the kernel, which the inliner then dissolves into it.
@@ -217,24 +176,7 @@ void record_private_memory(llvm::Module& module) {
 std::string lower_work_groups(llvm::Module& module) {
   if (std::string error = find_recursion(module); !error.empty()) return error;
 
-  std::vector<llvm::Function*> kernels;
-  for (llvm::Function& function : module) {
-    if (function.isDeclaration()) continue;
-    if (function.getCallingConv() == llvm::CallingConv::SPIR_KERNEL) kernels.push_back(&function);
-    if (function.getLinkage() != llvm::GlobalValue::ExternalLinkage ||
-        function.getCallingConv() != llvm::CallingConv::SPIR_KERNEL) {
-      function.setLinkage(llvm::GlobalValue::InternalLinkage);
-    }
-    make_inlinable(function);
-  }
-  for (llvm::Function& function : module) {
-    for (llvm::BasicBlock& block : function) {
-      for (llvm::Instruction& instruction : block) {
-        if (auto* call = llvm::dyn_cast<llvm::CallBase>(&instruction)) call->setCallingConv(llvm::CallingConv::C);
-      }
-    }
-    if (function.isDeclaration()) function.setCallingConv(llvm::CallingConv::C);
-  }
+  std::vector<llvm::Function*> kernels = prepare_kernels_for_inlining(module);
 
   std::vector<std::pair<std::string, llvm::Function*>> work_items;
   for (llvm::Function* kernel : kernels) work_items.emplace_back(kernel->getName().str(), make_work_item_function(*kernel));
@@ -245,7 +187,14 @@ std::string lower_work_groups(llvm::Module& module) {
   std::vector<PrintfCallSite> printf_sites;
   for (auto& [name, work_item] : work_items) {
     std::string error;
-    const bool uses_printf = lower_printf(*work_item, context_type, printf_sites, error);
+    auto printf_buffer = [&](llvm::Instruction& call) -> llvm::Value* {
+      llvm::IRBuilder<> b(&call);
+      llvm::LoadInst* buffer =
+          b.CreateLoad(b.getPtrTy(), b.CreateStructGEP(context_type, work_item->getArg(1), kPrintfBuffer));
+      buffer->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(call.getContext(), {}));
+      return buffer;
+    };
+    const bool uses_printf = lower_printf(*work_item, printf_buffer, printf_sites, error);
     if (!error.empty()) return error;
     const bool has_barriers = lower_work_item_builtins(*work_item, context_type);
     const uint64_t local_bytes = lower_local_variables(*work_item, context_type);

@@ -1,4 +1,4 @@
-#include "backends/host/codegen/printf_lowering.h"
+#include "backends/codegen/printf_lowering.h"
 
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Function.h>
@@ -7,9 +7,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
-#include "backends/host/work_group_abi.h"
-
-namespace cucl::backend::host {
+namespace cucl::backend {
 namespace {
 
 // How one variadic argument is recorded; false for a type printf cannot take.
@@ -44,15 +42,11 @@ bool describe(llvm::Value* value, PrintfArgument& argument) {
   return true;
 }
 
-void lower_call(llvm::CallInst& call, llvm::StructType* context_type, llvm::Value* context, uint32_t site_id,
-                const PrintfCallSite& site) {
-  llvm::LLVMContext& c = call.getContext();
+void lower_call(llvm::CallInst& call, llvm::Value* buffer, uint32_t site_id, const PrintfCallSite& site) {
   llvm::IRBuilder<> b(&call);
   size_t record_bytes = kPrintfRecordHeaderBytes;
   for (const PrintfArgument& argument : site.arguments) record_bytes += argument.record_bytes();
 
-  llvm::LoadInst* buffer = b.CreateLoad(b.getPtrTy(), b.CreateStructGEP(context_type, context, kPrintfBuffer));
-  buffer->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(c, {}));
   llvm::Value* offset = b.CreateAtomicRMW(llvm::AtomicRMWInst::Add, buffer, b.getInt64(record_bytes),
                                           llvm::MaybeAlign(8), llvm::AtomicOrdering::Monotonic);
   llvm::Value* capacity = b.CreateLoad(b.getInt64Ty(), b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), buffer, 8));
@@ -80,10 +74,10 @@ void lower_call(llvm::CallInst& call, llvm::StructType* context_type, llvm::Valu
 
 }  // namespace
 
-bool lower_printf(llvm::Function& work_item, llvm::StructType* context_type, std::vector<PrintfCallSite>& sites,
+bool lower_printf(llvm::Function& function, PrintfBufferSource buffer, std::vector<PrintfCallSite>& sites,
                   std::string& error) {
   std::vector<llvm::CallInst*> calls;
-  for (llvm::BasicBlock& block : work_item) {
+  for (llvm::BasicBlock& block : function) {
     for (llvm::Instruction& instruction : block) {
       auto* call = llvm::dyn_cast<llvm::CallInst>(&instruction);
       if (call && call->getCalledFunction() && call->getCalledFunction()->getName() == "printf") calls.push_back(call);
@@ -97,7 +91,7 @@ bool lower_printf(llvm::Function& work_item, llvm::StructType* context_type, std
       return false;
     }
     site.format = format.str();
-    // Large vectors arrive by reference (byval) under the x86-64 variadic ABI: read them.
+    // Large vectors arrive by reference (byval) under some variadic ABIs (x86-64): read them.
     for (unsigned i = 1; i < call->arg_size(); ++i) {
       if (llvm::Type* type = call->getParamByValType(i)) {
         llvm::IRBuilder<> b(call);
@@ -114,9 +108,9 @@ bool lower_printf(llvm::Function& work_item, llvm::StructType* context_type, std
     }
     const auto id = static_cast<uint32_t>(sites.size());
     sites.push_back(std::move(site));
-    lower_call(*call, context_type, work_item.getArg(1), id, sites.back());
+    lower_call(*call, buffer(*call), id, sites.back());
   }
   return !calls.empty();
 }
 
-}  // namespace cucl::backend::host
+}  // namespace cucl::backend

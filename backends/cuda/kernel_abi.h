@@ -1,0 +1,42 @@
+// How a kernel made by the NVPTX code generator (codegen/) is launched: the contract
+// between the code generator and the launch (cuda_launch.cpp).
+//
+// Each OpenCL kernel `k` becomes a PTX entry named `k` whose parameters are the kernel's
+// arguments, in order, then one LaunchContext:
+// - a __global or __constant pointer: the buffer's device address (8 bytes; 0 for NULL);
+// - a __local pointer: a u32 byte offset into the launch's dynamic shared memory, a
+//   multiple of kLocalArgumentAlignment; the launch lays the __local arguments out in
+//   argument order and asks for their total as dynamic shared memory;
+// - any other argument: its bytes, as clSetKernelArg received them;
+// - the LaunchContext, by value.
+// Kernel-scope __local variables are static shared memory (CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cucl::backend::cuda {
+
+constexpr uint32_t kLocalArgumentAlignment = 128;  // every OpenCL C type fits
+
+// One CUDA launch of (part of) an NDRange. A non-uniform NDRange is launched as up to 8
+// regions (full groups and the remainder groups of each dimension); `group_offset` is
+// the group id of the region's first block, so get_group_id = group_offset + ctaid.
+struct LaunchContext {
+  uint64_t global_offset[3];
+  uint64_t global_size[3];
+  uint64_t enqueued_local_size[3];
+  uint64_t num_groups[3];
+  uint64_t group_offset[3];
+  uint64_t printf_buffer;  // device address of the printf buffer (backends/printf_format.h); 0 if unused
+  uint32_t work_dim;
+  uint32_t reserved;
+};
+static_assert(sizeof(LaunchContext) == 136);
+
+// Field indices of LaunchContext as the code generator's LLVM struct type sees it.
+enum LaunchContextField : unsigned {
+  kGlobalOffset, kGlobalSize, kEnqueuedLocalSize, kNumGroups, kGroupOffset, kPrintfBuffer, kWorkDim
+};
+
+}  // namespace cucl::backend::cuda

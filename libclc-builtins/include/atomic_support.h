@@ -1,0 +1,129 @@
+// The atomic operations the generated atomics sources (gen/atomics.py) and the fences of
+// src/synchronization.cl are made of, per target.
+//
+// Host: clang's __opencl_atomic_* and __atomic_* builtins (legacy atomics are seq_cst).
+//
+// nvptx64: clang 15 gives the target no lock-free atomic width, so those builtins become
+// calls to a runtime library that does not exist, and LLVM 15's NVPTX back end selects
+// neither fences nor atomic loads stronger than relaxed. So: read-modify-writes use the
+// __sync and __nvvm_atom builtins (always atomicrmw/cmpxchg, which become PTX atom: relaxed,
+// like CUDA's atomics); relaxed loads and stores are volatile accesses (relaxed in PTX's
+// memory model); stronger orders add a membar of the operation's scope before (release)
+// and after (acquire) the access. Legacy atomics (atomic_add, atom_add, ...) are relaxed
+// at device scope, which is what OpenCL 1.x asked of them.
+#pragma once
+
+#ifdef __NVPTX__
+
+static inline void nvptx_fence(memory_scope scope) {
+  if (scope == memory_scope_device) __nvvm_membar_gl();
+  else if (scope == __OPENCL_MEMORY_SCOPE_ALL_SVM_DEVICES) __nvvm_membar_sys();
+  else __nvvm_membar_cta();  // work-item, sub-group and work-group scopes
+}
+static inline bool nvptx_releases(memory_order order) {
+  return order == memory_order_release || order == memory_order_acq_rel || order == memory_order_seq_cst;
+}
+static inline bool nvptx_acquires(memory_order order) {
+  return order == memory_order_acquire || order == memory_order_acq_rel || order == memory_order_seq_cst;
+}
+
+#define NVPTX_RMW(name, T, op)                                                              \
+  OVLD static inline T nvptx_atomic_##name(volatile T *p, T v, memory_order order,          \
+                                           memory_scope scope) {                            \
+    if (nvptx_releases(order)) nvptx_fence(scope);                                          \
+    T old = op(p, v);                                                                       \
+    if (nvptx_acquires(order)) nvptx_fence(scope);                                          \
+    return old;                                                                             \
+  }
+#define NVPTX_INTEGER_ATOMICS(T, SUFFIX)                                                    \
+  NVPTX_RMW(fetch_add, T, __sync_fetch_and_add)                                             \
+  NVPTX_RMW(fetch_sub, T, __sync_fetch_and_sub)                                             \
+  NVPTX_RMW(fetch_and, T, __sync_fetch_and_and)                                             \
+  NVPTX_RMW(fetch_or, T, __sync_fetch_and_or)                                               \
+  NVPTX_RMW(fetch_xor, T, __sync_fetch_and_xor)                                             \
+  NVPTX_RMW(fetch_min, T, __nvvm_atom_min_gen_##SUFFIX)                                     \
+  NVPTX_RMW(fetch_max, T, __nvvm_atom_max_gen_##SUFFIX)                                     \
+  NVPTX_RMW(exchange, T, __sync_lock_test_and_set)                                          \
+  OVLD static inline T nvptx_atomic_load(volatile T *p, memory_order order,                 \
+                                         memory_scope scope) {                              \
+    if (order == memory_order_seq_cst) nvptx_fence(scope);                                  \
+    T v = *p;                                                                               \
+    if (nvptx_acquires(order)) nvptx_fence(scope);                                          \
+    return v;                                                                               \
+  }                                                                                         \
+  OVLD static inline void nvptx_atomic_store(volatile T *p, T v, memory_order order,        \
+                                             memory_scope scope) {                          \
+    if (nvptx_releases(order)) nvptx_fence(scope);                                          \
+    *p = v;                                                                                 \
+    if (order == memory_order_seq_cst) nvptx_fence(scope);                                  \
+  }                                                                                         \
+  OVLD static inline bool nvptx_atomic_compare_exchange(volatile T *p, T *expected,         \
+      T desired, memory_order success, memory_order failure, memory_scope scope) {          \
+    if (nvptx_releases(success)) nvptx_fence(scope);                                        \
+    T wanted = *expected;                                                                   \
+    T old = __sync_val_compare_and_swap(p, wanted, desired);                                \
+    bool exchanged = old == wanted;                                                         \
+    if (nvptx_acquires(exchanged ? success : failure)) nvptx_fence(scope);                  \
+    if (!exchanged) *expected = old;                                                        \
+    return exchanged;                                                                       \
+  }
+NVPTX_INTEGER_ATOMICS(int, i)
+NVPTX_INTEGER_ATOMICS(uint, ui)
+NVPTX_INTEGER_ATOMICS(long, l)
+NVPTX_INTEGER_ATOMICS(ulong, ul)
+#undef NVPTX_INTEGER_ATOMICS
+#undef NVPTX_RMW
+
+// float and double atomics work on the bits (compare-exchange compares representations).
+#define NVPTX_FLOAT_ATOMICS(T, BITS)                                                        \
+  OVLD static inline T nvptx_atomic_exchange(volatile T *p, T v, memory_order order,        \
+                                             memory_scope scope) {                          \
+    return as_##T(nvptx_atomic_exchange((volatile BITS *)p, as_##BITS(v), order, scope));   \
+  }                                                                                         \
+  OVLD static inline T nvptx_atomic_load(volatile T *p, memory_order order,                 \
+                                         memory_scope scope) {                              \
+    return as_##T(nvptx_atomic_load((volatile BITS *)p, order, scope));                     \
+  }                                                                                         \
+  OVLD static inline void nvptx_atomic_store(volatile T *p, T v, memory_order order,        \
+                                             memory_scope scope) {                          \
+    nvptx_atomic_store((volatile BITS *)p, as_##BITS(v), order, scope);                     \
+  }                                                                                         \
+  OVLD static inline bool nvptx_atomic_compare_exchange(volatile T *p, T *expected,         \
+      T desired, memory_order success, memory_order failure, memory_scope scope) {          \
+    return nvptx_atomic_compare_exchange((volatile BITS *)p, (BITS *)expected,              \
+                                         as_##BITS(desired), success, failure, scope);      \
+  }
+NVPTX_FLOAT_ATOMICS(float, uint)
+NVPTX_FLOAT_ATOMICS(double, ulong)
+#undef NVPTX_FLOAT_ATOMICS
+
+// C11-style atomics: obj points to an atomic type T (in any address space).
+#define ATOMIC_STORE(T, obj, v, order, scope) nvptx_atomic_store((volatile T *)(obj), v, order, scope)
+#define ATOMIC_LOAD(T, obj, order, scope) nvptx_atomic_load((volatile T *)(obj), order, scope)
+#define ATOMIC_EXCHANGE(T, obj, v, order, scope)                                            \
+  nvptx_atomic_exchange((volatile T *)(obj), v, order, scope)
+#define ATOMIC_COMPARE_EXCHANGE(strength, T, obj, expected, desired, success, failure, scope) \
+  nvptx_atomic_compare_exchange((volatile T *)(obj), expected, desired, success, failure, scope)
+#define ATOMIC_FETCH(op, T, obj, v, order, scope)                                           \
+  nvptx_atomic_fetch_##op((volatile T *)(obj), v, order, scope)
+
+// OpenCL 1.x atomics: p points to a plain int, uint, long or ulong.
+#define LEGACY_FETCH(op, p, v) nvptx_atomic_fetch_##op(p, v, memory_order_relaxed, memory_scope_device)
+#define LEGACY_EXCHANGE(p, v) nvptx_atomic_exchange(p, v, memory_order_relaxed, memory_scope_device)
+#define LEGACY_COMPARE_EXCHANGE(p, cmp, v) __sync_val_compare_and_swap(p, cmp, v)
+
+#else
+
+#define ATOMIC_STORE(T, obj, v, order, scope) __opencl_atomic_store(obj, v, order, scope)
+#define ATOMIC_LOAD(T, obj, order, scope) __opencl_atomic_load(obj, order, scope)
+#define ATOMIC_EXCHANGE(T, obj, v, order, scope) __opencl_atomic_exchange(obj, v, order, scope)
+#define ATOMIC_COMPARE_EXCHANGE(strength, T, obj, expected, desired, success, failure, scope) \
+  __opencl_atomic_compare_exchange_##strength(obj, expected, desired, success, failure, scope)
+#define ATOMIC_FETCH(op, T, obj, v, order, scope) __opencl_atomic_fetch_##op(obj, v, order, scope)
+
+#define LEGACY_FETCH(op, p, v) __atomic_fetch_##op(p, v, __ATOMIC_SEQ_CST)
+#define LEGACY_EXCHANGE(p, v) __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST)
+#define LEGACY_COMPARE_EXCHANGE(p, cmp, v)                                                  \
+  (__atomic_compare_exchange_n(p, &(cmp), v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST), (cmp))
+
+#endif

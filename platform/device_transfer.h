@@ -1,0 +1,74 @@
+// One transfer that makes ranges of a storage current on one device, copying each from a
+// device that holds it. A range goes through host memory in two steps, each on a transfer
+// stream: op::Map on the source's stream copies it to a host pointer, then op::Unmap on the
+// destination's stream copies it from there. The pointer is the map pointer of the side
+// with host memory, which is that memory itself, so that side's step is left out (the host
+// device and a GPU: one copy); between two other devices it is the destination's
+// (page-locked staging on a GPU), in chunks of at most kStagingLimit bytes. Ranges and
+// chunks go one after another.
+#pragma once
+
+#include <vector>
+
+#include "backends/backend.h"
+
+namespace cucl {
+
+class CoherentStorage;
+class MemoryCoherence;
+class MemoryWaiter;
+
+class DeviceTransfer final : public backend::Work {
+ public:
+  static constexpr size_t kStagingLimit = size_t{64} << 20;
+
+  struct Piece {
+    size_t begin, end;
+    unsigned source;
+  };
+
+  DeviceTransfer(MemoryCoherence& coherence, CoherentStorage& storage, unsigned destination,
+                 std::vector<Piece> pieces)
+      : coherence_(coherence), storage_(storage), destination_(destination), pieces_(std::move(pieces)) {}
+
+  unsigned destination() const { return destination_; }
+  const std::vector<Piece>& pieces() const { return pieces_; }
+  bool overlaps(size_t begin, size_t end) const;
+
+  // Submits the first step. When the last one ends (or one fails) the transfer reports to
+  // MemoryCoherence::transfer_ended, which deletes it; that may happen before this returns.
+  void start();
+
+  const backend::Operation& operation() const override { return operation_; }
+  void started() override {}
+  void finished(cl_int status) override;
+
+  // Guarded by the coherence's lock.
+  std::vector<MemoryWaiter*> waiters;
+  bool stale = false;  // a write overlapped it while in flight: what it copies is old
+
+ private:
+  // Begins the chunk of pieces_[piece_] at cursor_.
+  void begin_chunk();
+  void begin_unmap();
+  void chunk_done();
+  // Submits operation_ to `device`'s transfer stream, or ends the transfer if that fails.
+  void submit_to(unsigned device);
+  void release_staging();
+  void end(cl_int status);
+
+  MemoryCoherence& coherence_;
+  CoherentStorage& storage_;
+  unsigned destination_;
+  std::vector<Piece> pieces_;
+  size_t piece_ = 0;
+  size_t cursor_ = 0, chunk_end_ = 0;  // the chunk in flight
+  bool unmapping_ = false;             // it is in its second step
+  backend::Memory* source_memory_ = nullptr;
+  backend::Memory* destination_memory_ = nullptr;
+  bool staging_is_source_ = false;  // staging_ is the source's map pointer, else the destination's
+  void* staging_ = nullptr;
+  backend::Operation operation_;
+};
+
+}  // namespace cucl

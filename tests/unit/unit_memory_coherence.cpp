@@ -1,0 +1,446 @@
+// Which device holds the current copy of a buffer's bytes (platform/validity_map.h), and
+// the transfers that bring them to another device (platform/memory_coherence.h,
+// platform/device_transfer.h), with fake devices: "host" ones whose map pointer is their
+// memory, and "GPU" ones whose memory the host reaches only through staging.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "platform/device_transfer.h"
+#include "platform/memory_coherence.h"
+#include "platform/validity_map.h"
+
+using namespace cucl;
+
+namespace {
+
+constexpr ValidityMap::Holders bit(unsigned device) { return ValidityMap::Holders{1} << device; }
+
+TEST(ValidityMap, StartsWithEveryDeviceHoldingEverything) {
+  ValidityMap map(100, bit(0) | bit(1));
+  EXPECT_EQ(map.holders_at(0), bit(0) | bit(1));
+  EXPECT_EQ(map.holders_at(99), bit(0) | bit(1));
+  EXPECT_TRUE(map.missing(0, 100, 0).empty());
+  EXPECT_EQ(map.segment_count(), 1u);
+}
+
+TEST(ValidityMap, AWriteLeavesOnlyItsDeviceHoldingItsRange) {
+  ValidityMap map(100, bit(0) | bit(1));
+  map.set_only(10, 20, 1);
+  EXPECT_EQ(map.holders_at(9), bit(0) | bit(1));
+  EXPECT_EQ(map.holders_at(10), bit(1));
+  EXPECT_EQ(map.holders_at(19), bit(1));
+  EXPECT_EQ(map.holders_at(20), bit(0) | bit(1));
+  EXPECT_EQ(map.segment_count(), 3u);
+  auto missing = map.missing(0, 100, 0);
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_EQ(missing[0].begin, 10u);
+  EXPECT_EQ(missing[0].end, 20u);
+  EXPECT_EQ(missing[0].holders, bit(1));
+  EXPECT_TRUE(map.missing(0, 100, 1).empty());
+}
+
+TEST(ValidityMap, MissingIsClippedToTheAskedRange) {
+  ValidityMap map(100, bit(0) | bit(1));
+  map.set_only(10, 50, 1);
+  auto missing = map.missing(20, 30, 0);
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_EQ(missing[0].begin, 20u);
+  EXPECT_EQ(missing[0].end, 30u);
+  EXPECT_TRUE(map.missing(50, 100, 0).empty());
+  EXPECT_TRUE(map.missing(5, 5, 0).empty());
+}
+
+TEST(ValidityMap, PiecesKeepTheirOwnHolders) {
+  ValidityMap map(100, bit(0) | bit(1) | bit(2));
+  map.set_only(0, 40, 0);
+  map.set_only(40, 100, 1);
+  auto missing = map.missing(0, 100, 2);
+  ASSERT_EQ(missing.size(), 2u);
+  EXPECT_EQ(missing[0].holders, bit(0));
+  EXPECT_EQ(missing[0].end, 40u);
+  EXPECT_EQ(missing[1].holders, bit(1));
+  EXPECT_EQ(missing[1].begin, 40u);
+}
+
+TEST(ValidityMap, SegmentsThatAgreeMergeAgain) {
+  ValidityMap map(100, bit(0) | bit(1));
+  map.set_only(10, 20, 1);
+  map.set_only(30, 40, 1);
+  EXPECT_EQ(map.segment_count(), 5u);
+  map.add(10, 20, 0);
+  map.add(30, 40, 0);
+  EXPECT_EQ(map.segment_count(), 1u);
+  map.set_only(0, 100, 0);
+  EXPECT_EQ(map.segment_count(), 1u);
+  EXPECT_EQ(map.holders_at(50), bit(0));
+}
+
+TEST(ValidityMap, RangesPastTheEndAreClipped) {
+  ValidityMap map(100, bit(0) | bit(1));
+  map.set_only(90, 200, 1);
+  EXPECT_EQ(map.holders_at(99), bit(1));
+  auto missing = map.missing(0, 500, 0);
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_EQ(missing[0].end, 100u);
+}
+
+// A device allocation: `host` memory maps as itself; other memory hands out staging.
+class FakeMemory final : public backend::Memory {
+ public:
+  FakeMemory(size_t size, bool host) : bytes(size), host(host) {}
+  void* map_pointer(size_t offset, size_t size) override {
+    if (host) return bytes.data() + offset;
+    std::lock_guard lock(mutex);
+    staging.push_back(std::make_unique<char[]>(size));
+    ++staging_made;
+    return staging.back().get();
+  }
+  void unmap_pointer(void* mapped) override {
+    std::lock_guard lock(mutex);
+    std::erase_if(staging, [&](const auto& block) { return block.get() == mapped; });
+  }
+  void write_now(size_t offset, const void* src, size_t size) override { std::memcpy(bytes.data() + offset, src, size); }
+
+  std::vector<char> bytes;
+  bool host;
+  std::mutex mutex;
+  std::vector<std::unique_ptr<char[]>> staging;
+  int staging_made = 0;
+};
+
+char* address(const backend::Location& location) {
+  return static_cast<FakeMemory*>(location.memory)->bytes.data() + location.offset;
+}
+
+// Runs work on its own thread, in order; can be paused, made to fail work, or to refuse it.
+class FakeStream final : public backend::Stream {
+ public:
+  FakeStream() : thread_([this] { run(); }) {}
+  ~FakeStream() override {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+      paused_ = false;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+  void submit(backend::Work& work) override {
+    if (refuse) throw std::bad_alloc();
+    std::lock_guard lock(mutex_);
+    queue_.push_back(&work);
+    ++submitted;
+    wake_.notify_all();
+  }
+  void pause(bool paused) {
+    {
+      std::lock_guard lock(mutex_);
+      paused_ = paused;
+    }
+    wake_.notify_all();
+  }
+
+  std::atomic<int> submitted{0};
+  std::atomic<bool> refuse{false};
+  std::atomic<cl_int> status{CL_SUCCESS};
+
+ private:
+  void run() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      wake_.wait(lock, [&] { return stopping_ || (!paused_ && !queue_.empty()); });
+      if (queue_.empty()) return;
+      backend::Work* work = queue_.front();
+      queue_.pop_front();
+      lock.unlock();
+      work->started();
+      cl_int result = status.load();
+      if (result >= 0) execute(work->operation());
+      work->finished(result);
+      lock.lock();
+    }
+  }
+  static void execute(const backend::Operation& operation) {
+    if (const auto* map = std::get_if<backend::op::Map>(&operation)) {
+      if (map->needs_read && map->mapped != address(map->src)) std::memcpy(map->mapped, address(map->src), map->size);
+    } else if (const auto* unmap = std::get_if<backend::op::Unmap>(&operation)) {
+      if (unmap->needs_write && unmap->mapped != address(unmap->dst)) {
+        std::memcpy(address(unmap->dst), unmap->mapped, unmap->size);
+      }
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<backend::Work*> queue_;
+  bool paused_ = false;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+class FakeStorage final : public CoherentStorage {
+ public:
+  FakeStorage(size_t size, std::vector<bool> host_devices) {
+    for (bool host : host_devices) {
+      memories.push_back(std::make_unique<FakeMemory>(size, host));
+      streams.push_back(std::make_unique<FakeStream>());
+    }
+  }
+  unsigned device_count() const override { return static_cast<unsigned>(memories.size()); }
+  backend::Memory& memory_on(unsigned device) override { return *memories[device]; }
+  backend::Stream& transfer_stream(unsigned device) override { return *streams[device]; }
+  bool host_memory(unsigned device) const override { return memories[device]->host; }
+
+  std::vector<std::unique_ptr<FakeMemory>> memories;
+  std::vector<std::unique_ptr<FakeStream>> streams;  // destroyed first: their threads end
+};
+
+// A command's stand-in: remembers what memory_ready() said.
+class Waiter final : public MemoryWaiter {
+ public:
+  void memory_ready(cl_int status) override {
+    std::lock_guard lock(mutex_);
+    statuses_.push_back(status);
+    done_.notify_all();
+  }
+  // Waits for the n-th call (1-based) and returns its status.
+  cl_int wait_for(size_t n) {
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [&] { return statuses_.size() >= n; });
+    return statuses_[n - 1];
+  }
+  size_t calls() {
+    std::lock_guard lock(mutex_);
+    return statuses_.size();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable done_;
+  std::vector<cl_int> statuses_;
+};
+
+// Acquires as a command does: again after each transfer, until ready or failed.
+cl_int acquire(MemoryCoherence& coherence, unsigned device, size_t begin, size_t end, Access access) {
+  Waiter waiter;
+  for (size_t calls = 1;; ++calls) {
+    if (coherence.acquire(device, begin, end, access, waiter)) return CL_SUCCESS;
+    cl_int status = waiter.wait_for(calls);
+    if (status < 0) return status;
+  }
+}
+
+void fill(FakeMemory& memory, size_t begin, size_t end, char value) {
+  std::memset(memory.bytes.data() + begin, value, end - begin);
+}
+
+bool holds(FakeMemory& memory, size_t begin, size_t end, char value) {
+  for (size_t i = begin; i < end; ++i) {
+    if (memory.bytes[i] != value) return false;
+  }
+  return true;
+}
+
+class Coherence : public ::testing::Test {
+ protected:
+  static constexpr size_t kSize = 4096;
+  // Device 0 has host memory (like the host device), 1 and 2 do not (like GPUs).
+  FakeStorage storage{kSize, {true, false, false}};
+  MemoryCoherence coherence{storage, kSize};
+  FakeMemory& host = *storage.memories[0];
+  FakeMemory& gpu = *storage.memories[1];
+  FakeMemory& gpu2 = *storage.memories[2];
+};
+
+TEST_F(Coherence, ReadsBeforeAnyWriteCopyNothing) {
+  Waiter waiter;
+  EXPECT_TRUE(coherence.acquire(1, 0, kSize, Access::Read, waiter));
+  EXPECT_TRUE(coherence.acquire(0, 0, kSize, Access::Read, waiter));
+  EXPECT_EQ(coherence.holders_at(0), bit(0) | bit(1) | bit(2));
+  for (auto& stream : storage.streams) EXPECT_EQ(stream->submitted, 0);
+}
+
+TEST_F(Coherence, HostMemoryWriteReachesAGpuThroughItsOwnPointer) {
+  ASSERT_EQ(acquire(coherence, 0, 0, kSize, Access::ReadWrite), CL_SUCCESS);
+  fill(host, 0, kSize, 7);
+  EXPECT_EQ(coherence.holders_at(0), bit(0));
+  ASSERT_EQ(acquire(coherence, 1, 0, kSize, Access::Read), CL_SUCCESS);
+  EXPECT_TRUE(holds(gpu, 0, kSize, 7));
+  EXPECT_EQ(coherence.holders_at(0), bit(0) | bit(1));
+  EXPECT_EQ(storage.streams[0]->submitted, 0);  // a map of host memory would copy nothing
+  EXPECT_EQ(storage.streams[1]->submitted, 1);  // the unmap into the GPU
+  EXPECT_EQ(gpu.staging_made, 0);
+  EXPECT_TRUE(gpu.staging.empty());
+}
+
+TEST_F(Coherence, GpuWriteReachesTheHostAndAnotherGpu) {
+  ASSERT_EQ(acquire(coherence, 1, 0, kSize, Access::Overwrite), CL_SUCCESS);
+  fill(gpu, 0, kSize, 9);
+  ASSERT_EQ(acquire(coherence, 0, 0, kSize, Access::Read), CL_SUCCESS);
+  EXPECT_TRUE(holds(host, 0, kSize, 9));
+  EXPECT_EQ(storage.streams[1]->submitted, 1);  // the map into the host memory
+  EXPECT_EQ(storage.streams[0]->submitted, 0);
+  // Two devices hold it now; a third takes it from the one with host memory.
+  ASSERT_EQ(acquire(coherence, 2, 0, kSize, Access::Read), CL_SUCCESS);
+  EXPECT_TRUE(holds(gpu2, 0, kSize, 9));
+  EXPECT_EQ(gpu.staging_made, 0);
+  EXPECT_EQ(gpu2.staging_made, 0);
+}
+
+TEST_F(Coherence, GpuToGpuGoesThroughTheDestinationsStaging) {
+  ASSERT_EQ(acquire(coherence, 1, 0, kSize, Access::Overwrite), CL_SUCCESS);
+  fill(gpu, 0, kSize, 3);
+  ASSERT_EQ(acquire(coherence, 2, 0, kSize, Access::Read), CL_SUCCESS);
+  EXPECT_TRUE(holds(gpu2, 0, kSize, 3));
+  EXPECT_EQ(gpu2.staging_made, 1);
+  EXPECT_TRUE(gpu2.staging.empty());  // given back
+  EXPECT_EQ(storage.streams[1]->submitted, 1);
+  EXPECT_EQ(storage.streams[2]->submitted, 1);
+  EXPECT_FALSE(holds(host, 0, kSize, 3));  // the host device was not involved
+}
+
+TEST(CoherenceBetweenHostMemories, TheUnmapStepCopies) {
+  constexpr size_t kSize = 256;
+  FakeStorage storage{kSize, {true, true}};
+  MemoryCoherence coherence{storage, kSize};
+  ASSERT_EQ(acquire(coherence, 1, 0, kSize, Access::Overwrite), CL_SUCCESS);
+  fill(*storage.memories[1], 0, kSize, 8);
+  ASSERT_EQ(acquire(coherence, 0, 0, kSize, Access::Read), CL_SUCCESS);
+  EXPECT_TRUE(holds(*storage.memories[0], 0, kSize, 8));
+  EXPECT_EQ(storage.streams[0]->submitted, 1);
+  EXPECT_EQ(storage.streams[1]->submitted, 0);
+}
+
+TEST(CoherenceBetweenGpus, LargeRangesGoThroughStagingInChunks) {
+  constexpr size_t kSize = DeviceTransfer::kStagingLimit + 4096;
+  FakeStorage storage{kSize, {false, false}};
+  MemoryCoherence coherence{storage, kSize};
+  ASSERT_EQ(acquire(coherence, 0, 0, kSize, Access::Overwrite), CL_SUCCESS);
+  fill(*storage.memories[0], 0, kSize - 4096, 1);
+  fill(*storage.memories[0], kSize - 4096, kSize, 2);
+  ASSERT_EQ(acquire(coherence, 1, 0, kSize, Access::Read), CL_SUCCESS);
+  EXPECT_TRUE(holds(*storage.memories[1], 0, kSize - 4096, 1));
+  EXPECT_TRUE(holds(*storage.memories[1], kSize - 4096, kSize, 2));
+  EXPECT_EQ(storage.memories[1]->staging_made, 2);
+  EXPECT_EQ(storage.streams[0]->submitted, 2);
+  EXPECT_EQ(storage.streams[1]->submitted, 2);
+}
+
+TEST_F(Coherence, OverwriteCopiesNothing) {
+  ASSERT_EQ(acquire(coherence, 1, 0, kSize, Access::Overwrite), CL_SUCCESS);
+  ASSERT_EQ(acquire(coherence, 0, 0, kSize, Access::Overwrite), CL_SUCCESS);
+  EXPECT_EQ(coherence.holders_at(100), bit(0));
+  for (auto& stream : storage.streams) EXPECT_EQ(stream->submitted, 0);
+}
+
+TEST_F(Coherence, OnlyTheMissingBytesAreCopied) {
+  fill(host, 0, kSize, 1);
+  ASSERT_EQ(acquire(coherence, 1, 0, kSize, Access::Read), CL_SUCCESS);  // before any write: nothing to do
+  fill(gpu, 0, kSize, 1);
+  ASSERT_EQ(acquire(coherence, 0, 1024, 2048, Access::ReadWrite), CL_SUCCESS);
+  fill(host, 1024, 2048, 5);
+  ASSERT_EQ(acquire(coherence, 1, 0, kSize, Access::Read), CL_SUCCESS);
+  EXPECT_TRUE(holds(gpu, 0, 1024, 1));
+  EXPECT_TRUE(holds(gpu, 1024, 2048, 5));
+  EXPECT_TRUE(holds(gpu, 2048, kSize, 1));
+  EXPECT_EQ(storage.streams[1]->submitted, 1);
+}
+
+TEST_F(Coherence, RangesWrittenOnDifferentDevicesComeFromEach) {
+  // Two sub-buffers, written on two devices without ordering between them, then read whole.
+  ASSERT_EQ(acquire(coherence, 0, 0, 2048, Access::Overwrite), CL_SUCCESS);
+  ASSERT_EQ(acquire(coherence, 1, 2048, kSize, Access::Overwrite), CL_SUCCESS);
+  fill(host, 0, 2048, 11);
+  fill(gpu, 2048, kSize, 12);
+  ASSERT_EQ(acquire(coherence, 2, 0, kSize, Access::Read), CL_SUCCESS);
+  EXPECT_TRUE(holds(gpu2, 0, 2048, 11));
+  EXPECT_TRUE(holds(gpu2, 2048, kSize, 12));
+  ASSERT_EQ(acquire(coherence, 0, 0, kSize, Access::Read), CL_SUCCESS);
+  EXPECT_TRUE(holds(host, 2048, kSize, 12));
+  EXPECT_EQ(coherence.holders_at(0), bit(0) | bit(2));
+  EXPECT_EQ(coherence.holders_at(3000), bit(0) | bit(1) | bit(2));
+}
+
+TEST_F(Coherence, ConcurrentReadersShareOneTransfer) {
+  ASSERT_EQ(acquire(coherence, 0, 0, kSize, Access::Overwrite), CL_SUCCESS);
+  fill(host, 0, kSize, 21);
+  storage.streams[1]->pause(true);
+  Waiter first, second;
+  EXPECT_FALSE(coherence.acquire(1, 0, kSize, Access::Read, first));
+  EXPECT_FALSE(coherence.acquire(1, 100, 200, Access::Read, second));
+  storage.streams[1]->pause(false);
+  EXPECT_EQ(first.wait_for(1), CL_SUCCESS);
+  EXPECT_EQ(second.wait_for(1), CL_SUCCESS);
+  EXPECT_TRUE(coherence.acquire(1, 100, 200, Access::Read, second));
+  EXPECT_TRUE(holds(gpu, 0, kSize, 21));
+  EXPECT_EQ(storage.streams[1]->submitted, 1);
+}
+
+TEST_F(Coherence, AFailedStepFailsTheWaiterAndTheBytesStayMissing) {
+  ASSERT_EQ(acquire(coherence, 1, 0, kSize, Access::Overwrite), CL_SUCCESS);
+  storage.streams[1]->status = CL_OUT_OF_RESOURCES;
+  EXPECT_EQ(acquire(coherence, 0, 0, kSize, Access::Read), CL_OUT_OF_RESOURCES);
+  EXPECT_EQ(coherence.holders_at(0), bit(1));
+  storage.streams[1]->status = CL_SUCCESS;
+  fill(gpu, 0, kSize, 4);
+  EXPECT_EQ(acquire(coherence, 0, 0, kSize, Access::Read), CL_SUCCESS);
+  EXPECT_TRUE(holds(host, 0, kSize, 4));
+}
+
+TEST_F(Coherence, AStreamThatRefusesWorkFailsTheWaiterAtOnce) {
+  ASSERT_EQ(acquire(coherence, 1, 0, kSize, Access::Overwrite), CL_SUCCESS);
+  storage.streams[1]->refuse = true;
+  Waiter waiter;
+  EXPECT_FALSE(coherence.acquire(0, 0, kSize, Access::Read, waiter));
+  EXPECT_EQ(waiter.calls(), 1u);  // before acquire returned
+  EXPECT_EQ(waiter.wait_for(1), CL_OUT_OF_RESOURCES);
+  EXPECT_EQ(coherence.holders_at(0), bit(1));
+}
+
+TEST_F(Coherence, AWriteDuringATransferMakesItsCopyStale) {
+  ASSERT_EQ(acquire(coherence, 0, 0, kSize, Access::Overwrite), CL_SUCCESS);
+  storage.streams[1]->pause(true);
+  Waiter reader, writer;
+  EXPECT_FALSE(coherence.acquire(1, 0, kSize, Access::Read, reader));
+  EXPECT_TRUE(coherence.acquire(2, 0, 16, Access::Overwrite, writer));
+  storage.streams[1]->pause(false);
+  EXPECT_EQ(reader.wait_for(1), CL_SUCCESS);
+  // The copy that arrived predates the write, so the GPU holds nothing new.
+  EXPECT_EQ(coherence.holders_at(0), bit(2));
+  EXPECT_EQ(coherence.holders_at(100), bit(0));
+  EXPECT_EQ(acquire(coherence, 1, 0, kSize, Access::Read), CL_SUCCESS);
+  EXPECT_EQ(coherence.holders_at(0), bit(1) | bit(2));
+  EXPECT_EQ(coherence.holders_at(100), bit(0) | bit(1));
+}
+
+TEST_F(Coherence, ThreadsWorkingOnDisjointRangesSeeEachOthersDevicesBytes) {
+  constexpr unsigned kThreads = 8;
+  constexpr size_t kRange = kSize / kThreads;
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (unsigned t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      size_t begin = t * kRange, end = begin + kRange;
+      for (int round = 0; round < 50; ++round) {
+        unsigned writer = (t + round) % 3, reader = (t + round + 1) % 3;
+        char value = static_cast<char>(t * 50 + round);
+        if (acquire(coherence, writer, begin, end, Access::ReadWrite) != CL_SUCCESS) ++failures;
+        fill(*storage.memories[writer], begin, end, value);
+        if (acquire(coherence, reader, begin, end, Access::Read) != CL_SUCCESS) ++failures;
+        if (!holds(*storage.memories[reader], begin, end, value)) ++failures;
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(failures, 0);
+}
+
+}  // namespace

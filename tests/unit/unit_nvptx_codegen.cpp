@@ -1,0 +1,246 @@
+// The NVPTX code generator on the CPU: sample kernels through the real front end and code
+// generator, and the PTX checked by ptxas from the CUDA toolkit (the GPU's own assembler).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <unistd.h>
+
+#include "backends/cuda/codegen/nvptx_codegen.h"
+#include "backends/cuda/nvptx_program.h"
+#include "platform/compiler/frontend.h"
+
+namespace {
+
+using cucl::backend::CodegenOptions;
+using cucl::backend::CodegenResult;
+using cucl::backend::DeviceDescription;
+using cucl::backend::cuda::NvptxTarget;
+
+const NvptxTarget kTarget = cucl::backend::cuda::nvptx_target_for(9, 0);
+
+DeviceDescription nvptx_description() {
+  DeviceDescription d;
+  d.compiler.triple = "nvptx64-nvidia-cuda";
+  d.compiler.clang_args = {"-ffake-address-space-map"};
+  d.numeric_version = CL_MAKE_VERSION(3, 0, 0);
+  const cl_version v3 = CL_MAKE_VERSION(3, 0, 0), v1 = CL_MAKE_VERSION(1, 0, 0);
+  for (const char* feature : {"__opencl_c_int64", "__opencl_c_fp64", "__opencl_c_generic_address_space",
+                              "__opencl_c_program_scope_global_variables", "__opencl_c_atomic_order_acq_rel",
+                              "__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_device"}) {
+    d.opencl_c_features.push_back({v3, feature});
+  }
+  for (const char* extension : {"cl_khr_fp64", "cl_khr_byte_addressable_store", "cl_khr_global_int32_base_atomics",
+                                "cl_khr_global_int32_extended_atomics", "cl_khr_local_int32_base_atomics",
+                                "cl_khr_local_int32_extended_atomics", "cl_khr_int64_base_atomics",
+                                "cl_khr_int64_extended_atomics"}) {
+    d.extensions.push_back({v1, extension});
+  }
+  return d;
+}
+
+CodegenResult compile(const std::string& source, const std::string& cl_std = "CL3.0", CodegenOptions options = {}) {
+  cucl::compiler::FrontendRequest request;
+  request.source = source;
+  request.cl_std = cl_std;
+  cucl::compiler::FrontendResult front = cucl::compiler::compile_opencl_c(request, nvptx_description());
+  EXPECT_TRUE(front.ok) << front.log;
+  if (!front.ok) return {};
+  return cucl::backend::cuda::generate_nvptx_code(front.bitcode, options, kTarget);
+}
+
+cucl::backend::cuda::NvptxProgram decoded(const CodegenResult& result) {
+  auto program = cucl::backend::cuda::decode_nvptx_program(result.native, nvptx_code_target(kTarget));
+  EXPECT_TRUE(program.has_value());
+  return program.value_or(cucl::backend::cuda::NvptxProgram{});
+}
+
+#define SKIP_WITHOUT_PTXAS() \
+  if (std::string(CUCL_PTXAS).empty()) GTEST_SKIP() << "the CUDA toolkit's ptxas was not found at configure time"
+
+// ptxas's verdict on `ptx`.
+::testing::AssertionResult ptxas_accepts(const std::string& ptx) {
+  const std::string ptxas = CUCL_PTXAS;
+  const auto dir = std::filesystem::temp_directory_path() / ("cucl-ptx-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const auto file = dir / "kernel.ptx";
+  std::ofstream(file) << ptx;
+  const std::string command = ptxas + " -arch=sm_" + std::to_string(kTarget.sm) + " " + file.string() + " -o " +
+                              (dir / "kernel.cubin").string() + " > " + (dir / "log").string() + " 2>&1";
+  const int status = std::system(command.c_str());
+  std::ifstream log_file(dir / "log");
+  const std::string log((std::istreambuf_iterator<char>(log_file)), std::istreambuf_iterator<char>());
+  std::filesystem::remove_all(dir);
+  if (status == 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "ptxas failed:\n" << log << "\n" << ptx;
+}
+
+struct Sample {
+  const char* name;
+  const char* source;
+};
+
+const Sample kSamples[] = {
+    {"work_items", R"(
+kernel void ids(global ulong* out) {
+  size_t i = get_global_linear_id();
+  out[i] = get_global_id(0) + get_local_id(1) * 3 + get_group_id(2) * 5 + get_num_groups(0) * 7 +
+           get_global_size(1) + get_local_size(2) + get_enqueued_local_size(0) + get_global_offset(1) + get_work_dim();
+  uint d = (uint)out[0];
+  out[i + 1] = get_global_id(d) + get_local_size(d);
+})"},
+    {"local_memory", R"(
+kernel void reduce(global const float* in, global float* out, local float* scratch, local int* other) {
+  local float tile[64];
+  size_t l = get_local_id(0);
+  tile[l % 64] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  scratch[l] = tile[(l + 1) % 64];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t s = get_local_size(0) / 2; s > 0; s /= 2) {
+    if (l < s) scratch[l] += scratch[l + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (l == 0) { out[get_group_id(0)] = scratch[0]; other[0] = 1; }
+})"},
+    {"by_value", R"(
+typedef struct { int a; float b; double c; char d[3]; } Params;
+kernel void args(global float4* out, Params p, float4 v, float3 w, char c, ulong u, constant float* table) {
+  out[get_global_id(0)] = v + w.xyzz + (float4)(p.a + p.b + (float)p.c + p.d[2] + c + u + table[1]);
+})"},
+    {"math", R"(
+kernel void math(global float* f, global double* d) {
+  size_t i = get_global_id(0);
+  f[i] = sin(f[i]) + exp(f[i]) + pow(f[i], 2.5f) + erfc(f[i]) + tgamma(f[i]) + fma(f[i], 2.0f, 1.0f) + sqrt(f[i]) +
+         native_sin(f[i]) + half_exp(f[i]) + lgamma(f[i]) + atan2(f[i], 1.0f) + rootn(f[i], 3) + fmod(f[i], 3.0f);
+  int q; float r = remquo(f[i], 2.0f, &q);
+  d[i] = cos(d[i]) + log(d[i]) + cbrt(d[i]) + sinpi(d[i]) + r + q + frexp(d[i], &q) + hypot(d[i], 3.0);
+})"},
+    {"atomics", R"(
+kernel void count(global int* g, global long* g64, local int* l, volatile global atomic_int* c11) {
+  atomic_add(g, 1); atomic_max(g + 1, (int)get_global_id(0)); atom_add(g64, 5L); atomic_cmpxchg(g + 2, 0, 1);
+  atomic_inc(l); atomic_xchg(l + 1, 3);
+  atomic_fetch_add_explicit(c11, 2, memory_order_acq_rel, memory_scope_device);
+  atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device);
+})"},
+    {"generic", R"(
+int get(int* p) { return *p; }
+kernel void spaces(global int* g, local int* l) {
+  private int p = 3;
+  int* ptrs[3] = {g, l, &p};
+  int n = 0;
+  for (int i = 0; i < 3; ++i) n += (to_global(ptrs[i]) != 0) + 2 * (to_local(ptrs[i]) != 0) + 4 * (to_private(ptrs[i]) != 0);
+  g[0] = n + get(g) + get(l) + get_fence(ptrs[1]);
+})"},
+    {"explicit_casts", R"(
+kernel void casts(local int* l, global int* g) {
+  int* p = l;
+  local int* q = (local int*)p;
+  q[0] = 1;
+  global int* r = (global int*)(int*)l;
+  g[0] = r == 0;
+})"},
+    {"printf", R"(
+kernel void say(global int* g) {
+  printf("%d %f %s %v4d\n", g[0], 1.5f, "text", (int4)(1, 2, 3, 4));
+  printf("no arguments\n");
+})"},
+    {"program_scope", R"(
+global int counter = 5;
+constant float table[4] = {1, 2, 3, 4};
+kernel void bump(global float* out) { out[get_global_id(0)] = table[get_global_id(0) % 4] + counter++; }
+kernel void second(global float* out, int n) { out[0] = vload_half(0, (global half*)out) + n; vstore_half_rtn(out[1], 1, (global half*)out); }
+)"},
+    {"async_copy", R"(
+kernel void copy(global const float4* in, global float4* out, local float4* tile) {
+  event_t e = async_work_group_copy(tile, in + get_group_id(0) * get_local_size(0), get_local_size(0), 0);
+  wait_group_events(1, &e);
+  out[get_global_id(0)] = tile[get_local_id(0)] + convert_float4(convert_int4_sat_rte(tile[0]));
+})"},
+};
+
+class NvptxSample : public ::testing::TestWithParam<Sample> {};
+
+TEST_P(NvptxSample, CompilesToPtxThatPtxasAccepts) {
+  SKIP_WITHOUT_PTXAS();
+  const CodegenResult result = compile(GetParam().source);
+  ASSERT_TRUE(result.ok) << result.log;
+  const auto program = decoded(result);
+  ASSERT_FALSE(program.kernels.empty());
+  for (const auto& kernel : program.kernels) {
+    EXPECT_NE(program.ptx.find(".entry " + kernel.name + "("), std::string::npos) << kernel.name << "\n" << program.ptx;
+  }
+  EXPECT_EQ(program.ptx.find("Sleef_"), std::string::npos);
+  EXPECT_TRUE(ptxas_accepts(program.ptx));
+}
+
+INSTANTIATE_TEST_SUITE_P(Samples, NvptxSample, ::testing::ValuesIn(kSamples),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+TEST(NvptxCodegen, PrintfSitesAreRecorded) {
+  const auto program = decoded(compile(kSamples[7].source));
+  ASSERT_EQ(program.kernels.size(), 1u);
+  EXPECT_TRUE(program.kernels[0].uses_printf);
+  ASSERT_EQ(program.printf_sites.size(), 2u);
+  EXPECT_EQ(program.printf_sites[0].format, "%d %f %s %v4d\n");
+  EXPECT_EQ(program.printf_sites[0].arguments.size(), 4u);
+}
+
+TEST(NvptxCodegen, LocalArgumentsBecomeOffsetsIntoDynamicSharedMemory) {
+  const auto program = decoded(compile(kSamples[1].source));
+  EXPECT_NE(program.ptx.find(".extern .shared .align 16 .b8 __cucl_dynamic_shared[]"), std::string::npos) << program.ptx;
+  EXPECT_NE(program.ptx.find(".shared .align 4 .b8 reduce"), std::string::npos) << "static shared:\n" << program.ptx;
+  EXPECT_NE(program.ptx.find("bar.sync"), std::string::npos);
+}
+
+TEST(NvptxCodegen, ConstantArgumentsAreReadFromGlobalMemory) {
+  const auto program = decoded(compile(kSamples[2].source));
+  EXPECT_EQ(program.ptx.find("ld.const"), std::string::npos) << program.ptx;
+}
+
+TEST(NvptxCodegen, RecursionIsABuildError) {
+  const CodegenResult result = compile("int f(int n) { return n ? f(n - 1) : 0; }\n"
+                                       "kernel void k(global int* g) { g[0] = f(g[1]); }");
+  EXPECT_FALSE(result.ok);
+  EXPECT_NE(result.log.find("recursion"), std::string::npos) << result.log;
+}
+
+TEST(NvptxCodegen, UndefinedFunctionIsABuildError) {
+  const CodegenResult result = compile("int missing(int);\nkernel void k(global int* g) { g[0] = missing(g[1]); }");
+  EXPECT_FALSE(result.ok);
+  EXPECT_NE(result.log.find("'missing' is used but not defined"), std::string::npos) << result.log;
+}
+
+TEST(NvptxCodegen, OptimizationCanBeDisabled) {
+  SKIP_WITHOUT_PTXAS();
+  CodegenOptions options;
+  options.optimize = false;
+  const CodegenResult result = compile(kSamples[1].source, "CL3.0", options);
+  ASSERT_TRUE(result.ok) << result.log;
+  EXPECT_TRUE(ptxas_accepts(decoded(result).ptx));
+}
+
+TEST(NvptxCodegen, OpenCL12ProgramsCompile) {
+  SKIP_WITHOUT_PTXAS();
+  const CodegenResult result = compile(kSamples[3].source, "CL1.2");
+  ASSERT_TRUE(result.ok) << result.log;
+  EXPECT_TRUE(ptxas_accepts(decoded(result).ptx));
+}
+
+TEST(NvptxProgramFormat, RejectsOtherTargetsAndDamage) {
+  const CodegenResult result = compile(kSamples[0].source);
+  ASSERT_TRUE(result.ok);
+  using cucl::backend::cuda::decode_nvptx_program;
+  EXPECT_FALSE(decode_nvptx_program(result.native, "nvptx64-nvidia-cuda/sm_70/ptx75").has_value());
+  for (size_t cut = 0; cut < result.native.size(); cut += result.native.size() / 50 + 1) {
+    EXPECT_FALSE(decode_nvptx_program(result.native.substr(0, cut), nvptx_code_target(kTarget)).has_value()) << cut;
+  }
+  std::string extra = result.native + "x";
+  EXPECT_FALSE(decode_nvptx_program(extra, nvptx_code_target(kTarget)).has_value());
+}
+
+}  // namespace
