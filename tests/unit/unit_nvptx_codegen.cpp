@@ -144,6 +144,14 @@ kernel void casts(local int* l, global int* g) {
   global int* r = (global int*)(int*)l;
   g[0] = r == 0;
 })"},
+    {"null_casts", R"(
+kernel void nulls(global uint* results) {
+  int* ptr = NULL;
+  local int* lptr = NULL;
+  global int* gptr = NULL;
+  ptr = lptr;
+  results[get_global_id(0)] = (gptr == ptr) && (lptr == ptr);
+})"},
     {"printf", R"(
 kernel void say(global int* g) {
   printf("%d %f %s %v4d\n", g[0], 1.5f, "text", (int4)(1, 2, 3, 4));
@@ -182,7 +190,7 @@ INSTANTIATE_TEST_SUITE_P(Samples, NvptxSample, ::testing::ValuesIn(kSamples),
                          [](const auto& info) { return std::string(info.param.name); });
 
 TEST(NvptxCodegen, PrintfSitesAreRecorded) {
-  const auto program = decoded(compile(kSamples[7].source));
+  const auto program = decoded(compile(kSamples[8].source));
   ASSERT_EQ(program.kernels.size(), 1u);
   EXPECT_TRUE(program.kernels[0].uses_printf);
   ASSERT_EQ(program.printf_sites.size(), 2u);

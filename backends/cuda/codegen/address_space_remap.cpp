@@ -6,7 +6,10 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+#include <llvm/IR/ReplaceConstant.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
@@ -18,6 +21,31 @@ namespace {
 
 constexpr unsigned kSpirConstant = 2, kSpirGeneric = 4;
 constexpr unsigned kNvptxGlobal = 1, kNvptxGeneric = 0;
+
+constexpr unsigned kNvptxShared = 3, kNvptxConst = 4, kNvptxLocal = 5;
+
+bool known_space(unsigned space) {
+  return space == kNvptxGeneric || space == kNvptxGlobal || space == kNvptxShared || space == kNvptxConst ||
+         space == kNvptxLocal;
+}
+
+llvm::Intrinsic::ID to_generic(unsigned from) {
+  switch (from) {
+    case kNvptxGlobal: return llvm::Intrinsic::nvvm_ptr_global_to_gen;
+    case kNvptxShared: return llvm::Intrinsic::nvvm_ptr_shared_to_gen;
+    case kNvptxConst: return llvm::Intrinsic::nvvm_ptr_constant_to_gen;
+    default: return llvm::Intrinsic::nvvm_ptr_local_to_gen;
+  }
+}
+
+llvm::Intrinsic::ID from_generic(unsigned to) {
+  switch (to) {
+    case kNvptxGlobal: return llvm::Intrinsic::nvvm_ptr_gen_to_global;
+    case kNvptxShared: return llvm::Intrinsic::nvvm_ptr_gen_to_shared;
+    case kNvptxConst: return llvm::Intrinsic::nvvm_ptr_gen_to_constant;
+    default: return llvm::Intrinsic::nvvm_ptr_gen_to_local;
+  }
+}
 
 unsigned nvptx_address_space(unsigned spir) {
   if (spir == kSpirConstant) return kNvptxGlobal;
@@ -127,22 +155,68 @@ void fold_no_op_casts(llvm::Function& function) {
   }
 }
 
+// A cast NVPTX can select, and that keeps NULL NULL (cvta alone maps the null pointer of
+// one space to a non-null address of another, where OpenCL C requires NULL).
+llvm::Value* cast_through_generic(llvm::IRBuilder<>& b, llvm::Value* pointer, unsigned to) {
+  llvm::Module& module = *b.GetInsertBlock()->getModule();
+  const unsigned from = pointer->getType()->getPointerAddressSpace();
+  llvm::Type* generic_type = b.getPtrTy(kNvptxGeneric);
+  llvm::Type* to_type = b.getPtrTy(to);
+  llvm::Value* generic = pointer;
+  if (from != kNvptxGeneric) {
+    generic = b.CreateCall(llvm::Intrinsic::getDeclaration(&module, to_generic(from), {generic_type, pointer->getType()}),
+                           {pointer});
+  }
+  llvm::Value* converted = generic;
+  if (to != kNvptxGeneric) {
+    converted =
+        b.CreateCall(llvm::Intrinsic::getDeclaration(&module, from_generic(to), {to_type, generic_type}), {generic});
+  }
+  llvm::Value* is_null = b.CreateICmpEQ(pointer, llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(pointer->getType())));
+  return b.CreateSelect(is_null, llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(to_type)), converted);
+}
+
+void rewrite_cast(llvm::AddrSpaceCastInst& cast) {
+  const unsigned from = cast.getSrcAddressSpace(), to = cast.getDestAddressSpace();
+  if (!known_space(from) || !known_space(to)) return;
+  llvm::IRBuilder<> b(&cast);
+  cast.replaceAllUsesWith(cast_through_generic(b, cast.getOperand(0), to));
+  cast.eraseFromParent();
+}
+
+bool contains_address_space_cast(llvm::ConstantExpr* constant) {
+  if (constant->getOpcode() == llvm::Instruction::AddrSpaceCast) return true;
+  for (llvm::Value* operand : constant->operand_values()) {
+    auto* inner = llvm::dyn_cast<llvm::ConstantExpr>(operand);
+    if (inner && contains_address_space_cast(inner)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
-void split_specific_address_space_casts(llvm::Module& module) {
+void legalize_address_space_casts(llvm::Module& module) {
   for (llvm::Function& function : module) {
-    std::vector<llvm::AddrSpaceCastInst*> casts;
-    for (llvm::Instruction& instruction : llvm::instructions(function)) {
-      auto* cast = llvm::dyn_cast<llvm::AddrSpaceCastInst>(&instruction);
-      if (cast && cast->getSrcAddressSpace() != kNvptxGeneric && cast->getDestAddressSpace() != kNvptxGeneric) {
-        casts.push_back(cast);
+    if (function.isDeclaration()) continue;
+    // Constant casts (of NULL, of globals) become instructions, so they can be rewritten.
+    // Each conversion unwraps one level of a nested constant: repeat until none is left.
+    for (bool converted = true; converted;) {
+      converted = false;
+      for (llvm::Instruction& instruction : llvm::make_early_inc_range(llvm::instructions(function))) {
+        for (llvm::Value* operand : instruction.operand_values()) {
+          auto* constant = llvm::dyn_cast<llvm::ConstantExpr>(operand);
+          if (constant && contains_address_space_cast(constant)) {
+            llvm::convertConstantExprsToInstructions(&instruction, constant);
+            converted = true;
+          }
+        }
       }
     }
-    for (llvm::AddrSpaceCastInst* cast : casts) {
-      auto* generic = new llvm::AddrSpaceCastInst(cast->getOperand(0), llvm::PointerType::get(module.getContext(), 0),
-                                                  "", cast);
-      cast->setOperand(0, generic);
+    std::vector<llvm::AddrSpaceCastInst*> casts;
+    for (llvm::Instruction& instruction : llvm::instructions(function)) {
+      if (auto* cast = llvm::dyn_cast<llvm::AddrSpaceCastInst>(&instruction)) casts.push_back(cast);
     }
+    for (llvm::AddrSpaceCastInst* cast : casts) rewrite_cast(*cast);
   }
 }
 

@@ -14,8 +14,9 @@ namespace cucl::backend::cuda {
 
 void remap_address_spaces_for_nvptx(llvm::Module& module);
 
-// NVPTX selects casts only to or from the generic space; the optimiser may fold two casts
-// through generic into one between two specific spaces. This splits them again.
-void split_specific_address_space_casts(llvm::Module& module);
+// After optimisation: every address-space cast becomes cvta intrinsics through the generic
+// space (the optimiser may have folded two casts into one between two specific spaces,
+// which NVPTX cannot select, and constant casts of NULL must stay NULL), keeping NULL NULL.
+void legalize_address_space_casts(llvm::Module& module);
 
 }  // namespace cucl::backend::cuda

@@ -98,7 +98,7 @@ CodegenResult generate_nvptx_code(std::string_view bitcode, const CodegenOptions
     return result;
   }
   optimize_module(*module, *machine, options.optimize);
-  split_specific_address_space_casts(*module);
+  legalize_address_space_casts(*module);
   if (getenv("CUCL_DUMP_NVPTX_IR")) module->print(llvm::errs(), nullptr);
   program.ptx = emit_machine_code(*module, *machine, llvm::CGFT_AssemblyFile);
   if (program.ptx.empty()) {
