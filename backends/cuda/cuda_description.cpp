@@ -10,6 +10,7 @@
 #include <functional>
 #include <string_view>
 
+#include "backends/compiler_description.h"
 #include "backends/cuda/cuda_device.h"
 #include "backends/cuda/kernel_abi.h"
 #include "libclc-builtins/builtins.h"
@@ -54,52 +55,14 @@ std::array<cl_uchar, CL_UUID_SIZE_KHR> driver_uuid(int driver_version) {
 // The front end's target and what it accepts, as the host device's describe_host_compiler
 // does for the CPU.
 void describe_cuda_compiler(DeviceDescription& d, const NvptxTarget& target) {
-  d.compiler_available = CL_TRUE;
-  d.linker_available = CL_TRUE;
-  d.compiler.triple = "nvptx64-nvidia-cuda";
-  d.compiler.clang_args = {"-ffake-address-space-map"};
-  d.compiler.code_target = nvptx_code_target(target);
-  const std::string_view builtins = builtins::nvptx_bitcode();
-  d.compiler.compiler_identity = "clang-" CUCL_CLANG_VERSION "/cucl-nvptx-builtins-" +
-                                 std::to_string(std::hash<std::string_view>{}(builtins)) + "-" +
-                                 std::to_string(builtins.size());
-  // CL_DEVICE_OPENCL_C_VERSION stays 1.2: a 3.0 device may name a newer version there
-  // only if it has every optional feature of that version.
-  d.opencl_c_version = "OpenCL C 1.2 cucl";
-  d.opencl_c_numeric_version = CL_MAKE_VERSION(1, 2, 0);
-  d.opencl_c_all_versions = {{CL_MAKE_VERSION(1, 0, 0), "OpenCL C"}, {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"},
-                             {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"}, {CL_MAKE_VERSION(3, 0, 0), "OpenCL C"}};
-  const cl_version v3 = CL_MAKE_VERSION(3, 0, 0);
-  d.opencl_c_features = {{v3, "__opencl_c_int64"},
-                         {v3, "__opencl_c_fp64"},
-                         {v3, "__opencl_c_generic_address_space"},
-                         {v3, "__opencl_c_program_scope_global_variables"},
-                         {v3, "__opencl_c_atomic_order_acq_rel"},
-                         {v3, "__opencl_c_atomic_order_seq_cst"},
-                         {v3, "__opencl_c_atomic_scope_device"}};
-  // SPIR-V through the SPIRV-LLVM-Translator 15, as on the host.
-  d.ils = {{CL_MAKE_VERSION(1, 0, 0), "SPIR-V"}, {CL_MAKE_VERSION(1, 1, 0), "SPIR-V"},
-           {CL_MAKE_VERSION(1, 2, 0), "SPIR-V"}};
-  const cl_version v1 = CL_MAKE_VERSION(1, 0, 0);
-  for (const char* extension :
-       {"cl_khr_il_program", "cl_khr_fp64", "cl_khr_byte_addressable_store", "cl_khr_global_int32_base_atomics",
-        "cl_khr_global_int32_extended_atomics", "cl_khr_local_int32_base_atomics",
-        "cl_khr_local_int32_extended_atomics", "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics"}) {
-    d.extensions.push_back({v1, extension});
-  }
+  // memory_scope_all_devices is not offered: LLVM 15's NVPTX atomics are device-wide at most.
+  describe_opencl_c_compiler(d, {"nvptx64-nvidia-cuda", {"-ffake-address-space-map"}, nvptx_code_target(target),
+                                 builtins::nvptx_bitcode(), "nvptx-builtins", /*all_devices_scope=*/false});
   d.double_fp_config = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF |
                        CL_FP_INF_NAN | CL_FP_DENORM;
   d.preferred_vector_width[kDouble] = 1;
   d.native_vector_width[kDouble] = 1;
-  d.generic_address_space_support = CL_TRUE;
-  d.non_uniform_work_group_support = CL_TRUE;  // the launch splits edge groups off (cuda_launch.cpp)
-  d.max_global_variable_size = 64 * 1024 * 1024;
-  d.global_variable_preferred_total_size = 64 * 1024 * 1024;
-  const cl_device_atomic_capabilities orders = CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
-                                               CL_DEVICE_ATOMIC_ORDER_SEQ_CST;
-  const cl_device_atomic_capabilities scopes = CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP | CL_DEVICE_ATOMIC_SCOPE_DEVICE;
-  d.atomic_memory_capabilities = orders | scopes;
-  d.atomic_fence_capabilities = orders | scopes | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM;
+  // Non-uniform groups: the launch splits edge groups off (cuda_launch.cpp).
   d.printf_buffer_size = 1024 * 1024;
 }
 

@@ -10,6 +10,7 @@
 #include <functional>
 #include <string>
 
+#include "backends/compiler_description.h"
 #include "backends/host/codegen/host_codegen.h"
 #include "libclc-builtins/builtins.h"
 #include "backends/host/host_device.h"
@@ -119,55 +120,11 @@ cl_uint clamp_to_cl_uint(cl_ulong value) { return static_cast<cl_uint>(std::min<
 }  // namespace
 
 void describe_host_compiler(DeviceDescription& d) {
-  d.compiler_available = CL_TRUE;
-  d.linker_available = CL_TRUE;
-  d.compiler.triple = "x86_64-unknown-linux-gnu";
   // -Wno-psabi: wide vectors passed to printf would otherwise warn about the x86-64 ABI.
-  d.compiler.clang_args = {"-ffake-address-space-map", "-Wno-psabi"};
-  d.compiler.code_target = host_code_target();
-  const std::string_view builtins = builtins::host_bitcode();
-  d.compiler.compiler_identity = "clang-" CUCL_CLANG_VERSION "/cucl-builtins-" +
-                                 std::to_string(std::hash<std::string_view>{}(builtins)) + "-" +
-                                 std::to_string(builtins.size());
-  // CL_DEVICE_OPENCL_C_VERSION stays 1.2: a 3.0 device may name a newer version there
-  // only if it has every optional feature of that version.
-  d.opencl_c_version = "OpenCL C 1.2 cucl";
-  d.opencl_c_numeric_version = CL_MAKE_VERSION(1, 2, 0);
-  d.opencl_c_all_versions = {{CL_MAKE_VERSION(1, 0, 0), "OpenCL C"}, {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"},
-                             {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"}, {CL_MAKE_VERSION(3, 0, 0), "OpenCL C"}};
-  const cl_version v3 = CL_MAKE_VERSION(3, 0, 0);
-  d.opencl_c_features = {{v3, "__opencl_c_int64"},
-                         {v3, "__opencl_c_fp64"},
-                         {v3, "__opencl_c_generic_address_space"},
-                         {v3, "__opencl_c_program_scope_global_variables"},
-                         {v3, "__opencl_c_atomic_order_acq_rel"},
-                         {v3, "__opencl_c_atomic_order_seq_cst"},
-                         {v3, "__opencl_c_atomic_scope_device"},
-                         {v3, "__opencl_c_atomic_scope_all_devices"}};
-  // SPIR-V through the SPIRV-LLVM-Translator 15 (platform/compiler/spirv_reader.cpp).
-  d.ils = {{CL_MAKE_VERSION(1, 0, 0), "SPIR-V"}, {CL_MAKE_VERSION(1, 1, 0), "SPIR-V"},
-           {CL_MAKE_VERSION(1, 2, 0), "SPIR-V"}};
-  const cl_version v1 = CL_MAKE_VERSION(1, 0, 0);
-  d.extensions = {{v1, "cl_khr_extended_versioning"},
-                  {v1, "cl_khr_il_program"},
-                  {v1, "cl_khr_fp64"},
-                  {v1, "cl_khr_byte_addressable_store"},
-                  {v1, "cl_khr_global_int32_base_atomics"},
-                  {v1, "cl_khr_global_int32_extended_atomics"},
-                  {v1, "cl_khr_local_int32_base_atomics"},
-                  {v1, "cl_khr_local_int32_extended_atomics"},
-                  {v1, "cl_khr_int64_base_atomics"},
-                  {v1, "cl_khr_int64_extended_atomics"}};
-  d.generic_address_space_support = CL_TRUE;
-  d.non_uniform_work_group_support = CL_TRUE;
-  d.max_global_variable_size = 64 * 1024 * 1024;
-  d.global_variable_preferred_total_size = 64 * 1024 * 1024;
-  const cl_device_atomic_capabilities orders = CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
-                                               CL_DEVICE_ATOMIC_ORDER_SEQ_CST;
-  const cl_device_atomic_capabilities scopes = CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP | CL_DEVICE_ATOMIC_SCOPE_DEVICE |
-                                               CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
-  d.atomic_memory_capabilities = orders | scopes;
-  d.atomic_fence_capabilities = orders | scopes | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM;
+  describe_opencl_c_compiler(d, {"x86_64-unknown-linux-gnu", {"-ffake-address-space-map", "-Wno-psabi"},
+                                 host_code_target(), builtins::host_bitcode(), "builtins",
+                                 /*all_devices_scope=*/true});
+  d.extensions.insert(d.extensions.begin(), {CL_MAKE_VERSION(1, 0, 0), "cl_khr_extended_versioning"});
 }
 
 DeviceDescription describe_host_device(unsigned concurrency) {

@@ -15,6 +15,7 @@
 
 #include "backends/codegen/module_tools.h"
 #include "backends/codegen/printf_lowering.h"
+#include "backends/codegen/work_item_functions.h"
 #include "backends/cuda/kernel_abi.h"
 
 namespace cucl::backend::cuda {
@@ -24,24 +25,9 @@ constexpr unsigned kShared = 3;
 constexpr const char* kDynamicShared = "__cucl_dynamic_shared";
 constexpr const char* kBodySuffix = ".cucl_body";
 
-enum class Builtin { GlobalId, LocalId, LocalSize, EnqueuedLocalSize, GlobalSize, GroupId, NumGroups, GlobalOffset,
-                     WorkDim, Barrier, ToGlobal, ToLocal, ToPrivate, GetFence };
+using Builtin = WorkItemBuiltin;
 
-std::optional<Builtin> builtin_named(llvm::StringRef name) {
-  static constexpr std::pair<std::string_view, Builtin> kNames[] = {
-      {"_Z13get_global_idj", Builtin::GlobalId},         {"_Z12get_local_idj", Builtin::LocalId},
-      {"_Z14get_local_sizej", Builtin::LocalSize},       {"_Z23get_enqueued_local_sizej", Builtin::EnqueuedLocalSize},
-      {"_Z15get_global_sizej", Builtin::GlobalSize},     {"_Z12get_group_idj", Builtin::GroupId},
-      {"_Z14get_num_groupsj", Builtin::NumGroups},       {"_Z17get_global_offsetj", Builtin::GlobalOffset},
-      {"_Z12get_work_dimv", Builtin::WorkDim},           {"_Z7barrierj", Builtin::Barrier},
-      {"__to_global", Builtin::ToGlobal},                {"__to_local", Builtin::ToLocal},
-      {"__to_private", Builtin::ToPrivate}};
-  if (name.startswith("_Z9get_fence")) return Builtin::GetFence;
-  for (const auto& [known, builtin] : kNames) {
-    if (name == llvm::StringRef(known.data(), known.size())) return builtin;
-  }
-  return std::nullopt;
-}
+std::optional<Builtin> builtin_named(llvm::StringRef name) { return work_item_builtin_named(name); }
 
 llvm::StructType* launch_context_type(llvm::LLVMContext& c) {
   llvm::Type* dims = llvm::ArrayType::get(llvm::Type::getInt64Ty(c), 3);

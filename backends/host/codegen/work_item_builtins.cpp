@@ -9,29 +9,12 @@
 #include <optional>
 #include <string_view>
 
+#include "backends/codegen/work_item_functions.h"
 #include "backends/host/work_group_abi.h"
 
 namespace cucl::backend::host {
 namespace {
 
-enum class Builtin { GlobalId, LocalId, LocalSize, EnqueuedLocalSize, GlobalSize, GroupId, NumGroups, GlobalOffset,
-                     WorkDim, Barrier, ToGlobal, ToLocal, ToPrivate, GetFence };
-
-std::optional<Builtin> builtin_named(llvm::StringRef name) {
-  static constexpr std::pair<std::string_view, Builtin> kNames[] = {
-      {"_Z13get_global_idj", Builtin::GlobalId},         {"_Z12get_local_idj", Builtin::LocalId},
-      {"_Z14get_local_sizej", Builtin::LocalSize},       {"_Z23get_enqueued_local_sizej", Builtin::EnqueuedLocalSize},
-      {"_Z15get_global_sizej", Builtin::GlobalSize},     {"_Z12get_group_idj", Builtin::GroupId},
-      {"_Z14get_num_groupsj", Builtin::NumGroups},       {"_Z17get_global_offsetj", Builtin::GlobalOffset},
-      {"_Z12get_work_dimv", Builtin::WorkDim},           {"_Z7barrierj", Builtin::Barrier},
-      {"__to_global", Builtin::ToGlobal},                {"__to_local", Builtin::ToLocal},
-      {"__to_private", Builtin::ToPrivate}};
-  if (name.startswith("_Z9get_fence")) return Builtin::GetFence;
-  for (const auto& [known, builtin] : kNames) {
-    if (name == llvm::StringRef(known.data(), known.size())) return builtin;
-  }
-  return std::nullopt;
-}
 
 class Lowering {
  public:
@@ -39,46 +22,46 @@ class Lowering {
       : work_item_(work_item), context_type_(context_type), i64_(llvm::Type::getInt64Ty(work_item.getContext())) {}
 
   // The value a builtin returns for dimension `dim`, computed before `call`.
-  llvm::Value* replacement(Builtin builtin, llvm::CallInst& call) {
+  llvm::Value* replacement(WorkItemBuiltin builtin, llvm::CallInst& call) {
     llvm::IRBuilder<> b(&call);
-    if (builtin == Builtin::ToGlobal || builtin == Builtin::ToLocal || builtin == Builtin::ToPrivate ||
-        builtin == Builtin::GetFence) {
+    if (builtin == WorkItemBuiltin::ToGlobal || builtin == WorkItemBuiltin::ToLocal || builtin == WorkItemBuiltin::ToPrivate ||
+        builtin == WorkItemBuiltin::GetFence) {
       return address_space_query(builtin, b, call);
     }
-    if (builtin == Builtin::WorkDim) {
+    if (builtin == WorkItemBuiltin::WorkDim) {
       return invariant(b.CreateLoad(b.getInt32Ty(), b.CreateStructGEP(context_type_, context(), kWorkDim)));
     }
     llvm::Value* dim = b.CreateZExt(call.getArgOperand(0), i64_);
     switch (builtin) {
-      case Builtin::LocalId: return local_id(b, dim);
-      case Builtin::GlobalId: {
+      case WorkItemBuiltin::LocalId: return local_id(b, dim);
+      case WorkItemBuiltin::GlobalId: {
         llvm::Value* group = field(b, kGroupId, dim, 0);
         llvm::Value* size = field(b, kEnqueuedLocalSize, dim, 0);
         llvm::Value* offset = field(b, kGlobalOffset, dim, 0);
         return b.CreateAdd(b.CreateAdd(b.CreateMul(group, size), local_id(b, dim)), offset);
       }
-      case Builtin::LocalSize: return field(b, kLocalSize, dim, 1);
-      case Builtin::EnqueuedLocalSize: return field(b, kEnqueuedLocalSize, dim, 1);
-      case Builtin::GlobalSize: return field(b, kGlobalSize, dim, 1);
-      case Builtin::GroupId: return field(b, kGroupId, dim, 0);
-      case Builtin::NumGroups: return field(b, kNumGroups, dim, 1);
-      case Builtin::GlobalOffset: return field(b, kGlobalOffset, dim, 0);
+      case WorkItemBuiltin::LocalSize: return field(b, kLocalSize, dim, 1);
+      case WorkItemBuiltin::EnqueuedLocalSize: return field(b, kEnqueuedLocalSize, dim, 1);
+      case WorkItemBuiltin::GlobalSize: return field(b, kGlobalSize, dim, 1);
+      case WorkItemBuiltin::GroupId: return field(b, kGroupId, dim, 0);
+      case WorkItemBuiltin::NumGroups: return field(b, kNumGroups, dim, 1);
+      case WorkItemBuiltin::GlobalOffset: return field(b, kGlobalOffset, dim, 0);
       default: return nullptr;
     }
   }
 
   bool run() {
     bool has_barriers = false;
-    std::vector<std::pair<llvm::CallInst*, Builtin>> calls;
+    std::vector<std::pair<llvm::CallInst*, WorkItemBuiltin>> calls;
     for (llvm::BasicBlock& block : work_item_) {
       for (llvm::Instruction& instruction : block) {
         auto* call = llvm::dyn_cast<llvm::CallInst>(&instruction);
         if (!call || !call->getCalledFunction()) continue;
-        if (auto builtin = builtin_named(call->getCalledFunction()->getName())) calls.emplace_back(call, *builtin);
+        if (auto builtin = work_item_builtin_named(call->getCalledFunction()->getName())) calls.emplace_back(call, *builtin);
       }
     }
     for (auto [call, builtin] : calls) {
-      if (builtin == Builtin::Barrier) {
+      if (builtin == WorkItemBuiltin::Barrier) {
         has_barriers = true;
         llvm::IRBuilder<> b(call);
         b.CreateCall(barrier_function(), {context()});
@@ -100,7 +83,7 @@ class Lowering {
 
   // One address space is one memory on the host: where a generic pointer points is told by
   // the group's __local arena and the stack its work-items run on.
-  llvm::Value* address_space_query(Builtin builtin, llvm::IRBuilder<>& b, llvm::CallInst& call) {
+  llvm::Value* address_space_query(WorkItemBuiltin builtin, llvm::IRBuilder<>& b, llvm::CallInst& call) {
     llvm::Value* address = b.CreatePtrToInt(call.getArgOperand(0), i64_);
     auto field_address = [&](unsigned field) {
       llvm::Type* type = field == kLocalMemoryBytes ? i64_ : static_cast<llvm::Type*>(b.getPtrTy());
@@ -113,12 +96,12 @@ class Lowering {
     llvm::Value* local_low = field_address(kLocalMemory);
     llvm::Value* is_local = within(local_low, b.CreateAdd(local_low, field_address(kLocalMemoryBytes)));
     llvm::Value* is_private = within(field_address(kPrivateLow), field_address(kPrivateHigh));
-    if (builtin == Builtin::GetFence) {
+    if (builtin == WorkItemBuiltin::GetFence) {
       // CLK_LOCAL_MEM_FENCE = 1, CLK_GLOBAL_MEM_FENCE = 2, and no fence for private memory.
       return b.CreateSelect(is_local, b.getInt32(1), b.CreateSelect(is_private, b.getInt32(0), b.getInt32(2)));
     }
-    llvm::Value* keep = builtin == Builtin::ToLocal     ? is_local
-                        : builtin == Builtin::ToPrivate ? is_private
+    llvm::Value* keep = builtin == WorkItemBuiltin::ToLocal     ? is_local
+                        : builtin == WorkItemBuiltin::ToPrivate ? is_private
                                                         : b.CreateNot(b.CreateOr(is_local, is_private));
     auto* result_type = llvm::cast<llvm::PointerType>(call.getType());
     llvm::Value* cast = b.CreateAddrSpaceCast(call.getArgOperand(0), result_type);

@@ -1,0 +1,53 @@
+#include "backends/compiler_description.h"
+
+#include <functional>
+
+namespace cucl::backend {
+
+void describe_opencl_c_compiler(DeviceDescription& d, const CompilerSetup& setup) {
+  d.compiler_available = CL_TRUE;
+  d.linker_available = CL_TRUE;
+  d.compiler.triple = setup.triple;
+  d.compiler.clang_args = setup.clang_args;
+  d.compiler.code_target = setup.code_target;
+  d.compiler.compiler_identity = "clang-" CUCL_CLANG_VERSION "/cucl-" + std::string(setup.builtin_library_name) + "-" +
+                                 std::to_string(std::hash<std::string_view>{}(setup.builtin_library)) + "-" +
+                                 std::to_string(setup.builtin_library.size());
+  // CL_DEVICE_OPENCL_C_VERSION stays 1.2: a 3.0 device may name a newer version there
+  // only if it has every optional feature of that version.
+  d.opencl_c_version = "OpenCL C 1.2 cucl";
+  d.opencl_c_numeric_version = CL_MAKE_VERSION(1, 2, 0);
+  d.opencl_c_all_versions = {{CL_MAKE_VERSION(1, 0, 0), "OpenCL C"}, {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"},
+                             {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"}, {CL_MAKE_VERSION(3, 0, 0), "OpenCL C"}};
+  const cl_version v3 = CL_MAKE_VERSION(3, 0, 0);
+  d.opencl_c_features = {{v3, "__opencl_c_int64"},
+                         {v3, "__opencl_c_fp64"},
+                         {v3, "__opencl_c_generic_address_space"},
+                         {v3, "__opencl_c_program_scope_global_variables"},
+                         {v3, "__opencl_c_atomic_order_acq_rel"},
+                         {v3, "__opencl_c_atomic_order_seq_cst"},
+                         {v3, "__opencl_c_atomic_scope_device"}};
+  if (setup.all_devices_scope) d.opencl_c_features.push_back({v3, "__opencl_c_atomic_scope_all_devices"});
+  // SPIR-V through the SPIRV-LLVM-Translator 15 (platform/compiler/spirv_reader.cpp).
+  d.ils = {{CL_MAKE_VERSION(1, 0, 0), "SPIR-V"}, {CL_MAKE_VERSION(1, 1, 0), "SPIR-V"},
+           {CL_MAKE_VERSION(1, 2, 0), "SPIR-V"}};
+  const cl_version v1 = CL_MAKE_VERSION(1, 0, 0);
+  for (const char* extension :
+       {"cl_khr_il_program", "cl_khr_fp64", "cl_khr_byte_addressable_store", "cl_khr_global_int32_base_atomics",
+        "cl_khr_global_int32_extended_atomics", "cl_khr_local_int32_base_atomics",
+        "cl_khr_local_int32_extended_atomics", "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics"}) {
+    d.extensions.push_back({v1, extension});
+  }
+  d.generic_address_space_support = CL_TRUE;
+  d.non_uniform_work_group_support = CL_TRUE;
+  d.max_global_variable_size = 64 * 1024 * 1024;
+  d.global_variable_preferred_total_size = 64 * 1024 * 1024;
+  const cl_device_atomic_capabilities orders = CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+                                               CL_DEVICE_ATOMIC_ORDER_SEQ_CST;
+  cl_device_atomic_capabilities scopes = CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP | CL_DEVICE_ATOMIC_SCOPE_DEVICE;
+  if (setup.all_devices_scope) scopes |= CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
+  d.atomic_memory_capabilities = orders | scopes;
+  d.atomic_fence_capabilities = orders | scopes | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM;
+}
+
+}  // namespace cucl::backend

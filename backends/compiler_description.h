@@ -1,0 +1,25 @@
+// What every cucl device with a compiler reports the same way: the OpenCL C versions,
+// the OpenCL C 3.0 features, SPIR-V, the language extensions, generic address space and
+// non-uniform groups, program-scope globals and the atomic capabilities.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "backends/device_description.h"
+
+namespace cucl::backend {
+
+struct CompilerSetup {
+  std::string triple;
+  std::vector<std::string> clang_args;
+  std::string code_target;
+  std::string_view builtin_library;  // the embedded bitcode (its hash goes into compiler_identity)
+  const char* builtin_library_name;  // "builtins", "nvptx-builtins"
+  bool all_devices_scope;            // atomics and fences with memory_scope_all_devices work
+};
+
+void describe_opencl_c_compiler(DeviceDescription& d, const CompilerSetup& setup);
+
+}  // namespace cucl::backend
