@@ -45,6 +45,11 @@ class Stream {
  public:
   virtual ~Stream() = default;
   virtual void submit(Work& work) = 0;
+  // True when work submitted after an earlier submit() call has returned runs after that
+  // earlier work has ended, as if it had waited for it (a CUDA stream). An in-order queue
+  // then hands each command over as soon as the previous one has been submitted, without
+  // waiting for it to finish.
+  virtual bool runs_in_submission_order() const { return false; }
 };
 
 class Device {

@@ -5,34 +5,48 @@
 #include "platform/queue.h"
 
 namespace cucl {
+
+// The commands whose last dependency resolved on this thread while it was starting another
+// one, started one after another by the outermost call. Starting a command can end or
+// release others (a failed dependency fails the commands waiting for it, a pipelined
+// submission lets the next command go): done recursively, a long chain of dependent
+// commands would overflow the stack. Either way, all of them have started (or failed)
+// before the call that released the first one returns.
+struct ReadyCommands {
+  Command* head = nullptr;
+  Command* tail = nullptr;
+
+  void push(Command* command) {
+    command->next_ready_ = nullptr;
+    (tail ? tail->next_ready_ : head) = command;
+    tail = command;
+  }
+  Command* pop() {
+    Command* command = head;
+    if (command) {
+      head = command->next_ready_;
+      if (!head) tail = nullptr;
+    }
+    return command;
+  }
+};
+
 namespace {
 
-// A failed dependency ends a command at once, on the thread that saw the failure, and
-// that ends the commands waiting for it in turn. Done recursively, a long chain of
-// dependent commands would overflow the stack; so the outermost failure on a thread
-// collects the ones it causes here and ends them one after another. Either way, all of
-// them have failed before the call that caused the first failure returns.
 // initial-exec: the loader dlopens libcucl, and a dynamic TLS block there trips
 // LeakSanitizer on worker threads; one static TLS pointer fits glibc's reserve for that.
-thread_local std::vector<Command*>* failing_on_this_thread __attribute__((tls_model("initial-exec"))) = nullptr;
+thread_local ReadyCommands* ready_on_this_thread __attribute__((tls_model("initial-exec"))) = nullptr;
 
 }  // namespace
 
-void Command::fail_for_dependency() {
-  if (failing_on_this_thread) {
-    failing_on_this_thread->push_back(this);
-    return;
-  }
-  std::vector<Command*> failing{this};
-  struct Collecting {
-    explicit Collecting(std::vector<Command*>& list) { failing_on_this_thread = &list; }
-    ~Collecting() { failing_on_this_thread = nullptr; }
-  } collecting(failing);
-  while (!failing.empty()) {
-    Command* command = failing.back();
-    failing.pop_back();
-    command->finished(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-  }
+void Command::start_ready(Command* first) {
+  ReadyCommands ready;
+  struct Listing {
+    explicit Listing(ReadyCommands* list) : outer(std::exchange(ready_on_this_thread, list)) {}
+    ~Listing() { ready_on_this_thread = outer; }
+    ReadyCommands* outer;
+  } listing(&ready);
+  for (Command* command = first; command; command = ready.pop()) command->start();
 }
 
 Command::Command(Ref<Queue> queue, Ref<Event> event, CommandSpec spec)
@@ -48,15 +62,34 @@ void Command::follow(Event& event) {
   if (!event.add_listener(&order_listener_)) dependency_resolved();
 }
 
+void Command::follow_submission(Command& predecessor) {
+  unresolved_.fetch_add(1, std::memory_order_relaxed);
+  predecessor.successor_ = this;
+}
+
+void Command::arm() {
+  // Its own list, even inside another command's start (an event callback that enqueues): a
+  // blocking enqueue there must not wait for a command that only starts after the callback.
+  if (resolve_one()) start_ready(this);
+}
+
 void Command::event_done(cl_int status) {
   if (status < 0) dependency_failed_.store(true, std::memory_order_relaxed);
   dependency_resolved();
 }
 
 void Command::dependency_resolved() {
-  if (unresolved_.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  if (!resolve_one()) return;
+  if (ReadyCommands* ready = ready_on_this_thread) {
+    ready->push(this);
+    return;
+  }
+  start_ready(this);
+}
+
+void Command::start() {
   if (dependency_failed_.load(std::memory_order_relaxed)) {
-    fail_for_dependency();
+    finished(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
     return;
   }
   event_->set_status(CL_SUBMITTED);
@@ -98,6 +131,20 @@ void Command::memory_ready(cl_int status) {
 }
 
 void Command::submit_work() {
+  if (!queue_->pipelined()) {
+    submit_to_stream();  // from here the stream owns the command
+    return;
+  }
+  // The stream may finish the command before submit() returns: it stays allocated (if
+  // perhaps finished) until its successor has been let go, and the queue stays alive.
+  Ref<Queue> queue = queue_;
+  lifetime_.fetch_add(1, std::memory_order_relaxed);
+  submit_to_stream();
+  submission_done(*queue);
+  release_lifetime();
+}
+
+void Command::submit_to_stream() {
   // This may run inside another event's completion, on any thread: a failure to hand the
   // work over must end this command, not escape into that thread.
   try {
@@ -105,6 +152,10 @@ void Command::submit_work() {
   } catch (...) {
     finished(CL_OUT_OF_RESOURCES);
   }
+}
+
+void Command::submission_done(Queue& queue) {
+  if (Command* next = queue.submission_done(*this)) next->dependency_resolved();
 }
 
 void Command::started() { event_->set_status(CL_RUNNING); }
@@ -120,11 +171,15 @@ void Command::finished(cl_int status) {
   spec_ = {};  // a failed command gives back what it held before anyone sees its status
   Ref<Queue> queue = std::move(queue_);
   Ref<Event> event = std::move(event_);
-  delete this;
+  // Pipelined: a command that never reached the stream (a failed dependency or transfer)
+  // lets its successor go here; one that did has let it go already, or does so now.
+  Command* next = queue->pipelined() ? queue->submission_done(*this) : nullptr;
+  release_lifetime();
   // The status is final before the event leaves the queue's unfinished list: clFinish
   // waits only for the events it finds there.
   event->set_status(status < 0 ? status : CL_COMPLETE);
   queue->command_done(event.get());
+  if (next) next->dependency_resolved();
 }
 
 }  // namespace cucl

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "backends/backend.h"
@@ -39,8 +40,13 @@ class Command final : public backend::Work, public EventListener {
   // marker). Its failure does not fail this command, so whether a command fails never
   // depends on how far earlier commands had got when it was enqueued.
   void follow(Event& event);
+  // Before arm(), under the queue's lock (pipelined queues): this command goes to the stream
+  // only after `predecessor` has been submitted to it; the stream keeps them in order.
+  void follow_submission(Command& predecessor);
+  // Under the queue's lock: the command waiting for this one's submission, once.
+  Command* take_successor() { return std::exchange(successor_, nullptr); }
   // After every dependency is registered: submits the command once they are all done.
-  void arm() { dependency_resolved(); }
+  void arm();
 
   const backend::Operation& operation() const override { return spec_.operation; }
   void started() override;
@@ -49,7 +55,18 @@ class Command final : public backend::Work, public EventListener {
 
  private:
   void dependency_resolved();
-  void fail_for_dependency();
+  // Counts one dependency down; true when it was the last.
+  bool resolve_one() { return unresolved_.fetch_sub(1, std::memory_order_acq_rel) == 1; }
+  // Every dependency is done: submits the work (or fails the command).
+  void start();
+  void submit_to_stream();
+  // Pipelined queues: lets the successor go once this command is submitted or finished.
+  void submission_done(Queue& queue);
+  // Starts `first`, then every command that becomes ready on this thread meanwhile.
+  static void start_ready(Command* first);
+  void release_lifetime() {
+    if (lifetime_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+  }
   // Makes the memory the command uses current on its device (from accesses[next_access_]
   // on), then submits the work. Returns early while a transfer runs; memory_ready resumes.
   void prepare_memory();
@@ -77,6 +94,12 @@ class Command final : public backend::Work, public EventListener {
   std::atomic<int> unresolved_{1};  // the arm() guard counts as one
   std::atomic<bool> dependency_failed_{false};
   size_t next_access_ = 0;
+  Command* successor_ = nullptr;  // pipelined: waits for this one's submission (queue's lock)
+  // finished() holds one; submit_work() holds another while it still needs the command
+  // after handing it to the stream (which may finish it at once).
+  std::atomic<int> lifetime_{1};
+  Command* next_ready_ = nullptr;  // in this thread's list of commands ready to start
+  friend struct ReadyCommands;
 };
 
 }  // namespace cucl

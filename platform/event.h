@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <vector>
@@ -83,6 +84,7 @@ class Event final : public Object {
 
   mutable std::mutex mutex_;
   std::condition_variable done_;
+  std::atomic<bool> final_{false};  // status_ is final: wait() watches it before it sleeps
   cl_int status_;
   std::vector<PendingCallback> callbacks_;
   std::vector<EventListener*> listeners_;

@@ -12,7 +12,8 @@ Queue::Queue(Ref<Context> context, Device* device, cl_command_queue_properties p
       device_(device),
       properties_(properties),
       properties_array_(std::move(properties_array)),
-      stream_(device->backend().create_stream()) {}
+      stream_(device->backend().create_stream()),
+      pipelined_(in_order() && !profiling() && stream_->runs_in_submission_order()) {}
 
 Ref<Event> Queue::enqueue(CommandSpec spec, const std::vector<Ref<Event>>& wait_list, Ordering ordering) {
   for (const auto& event : wait_list) check(&event->context() == context_.get(), CL_INVALID_CONTEXT);
@@ -31,21 +32,26 @@ Ref<Event> Queue::enqueue(CommandSpec spec, const std::vector<Ref<Event>>& wait_
 }
 
 void Queue::order(Command& command, Event* event, const std::vector<Ref<Event>>& wait_list, Ordering ordering) {
-  // Nothing may throw once listeners point at the command.
-  unfinished_.reserve(unfinished_.size() + 1);
+  // Nothing may throw once listeners point at the command, so the insertion comes first.
+  // (Not reserve(size() + 1) before it: that rehashes whenever the set has shrunk.)
+  unfinished_.insert(event);
+  event->hold();
   for (const auto& dependency : wait_list) command.depend_on(*dependency);
-  if (in_order()) {
+  if (pipelined_) {
+    if (unsubmitted_) command.follow_submission(*unsubmitted_);
+    unsubmitted_ = &command;
+  } else if (in_order()) {
     if (last_) command.follow(*last_);
     last_ = event;
   } else {
     if (barrier_) command.follow(*barrier_);
     if (ordering != Ordering::Normal && wait_list.empty()) {
-      for (Event* earlier : unfinished_) command.follow(*earlier);
+      for (Event* earlier : unfinished_) {
+        if (earlier != event) command.follow(*earlier);
+      }
     }
     if (ordering == Ordering::Barrier) barrier_ = event;
   }
-  event->hold();
-  unfinished_.insert(event);
 }
 
 void Queue::command_done(Event* event) {
@@ -56,6 +62,12 @@ void Queue::command_done(Event* event) {
     if (barrier_ == event) barrier_ = nullptr;
   }
   event->drop();
+}
+
+Command* Queue::submission_done(Command& command) {
+  std::lock_guard lock(mutex_);
+  if (unsubmitted_ == &command) unsubmitted_ = nullptr;
+  return command.take_successor();
 }
 
 void Queue::finish() {

@@ -38,6 +38,10 @@ class Queue final : public Object {
   const std::vector<cl_queue_properties>& properties_array() const { return properties_array_; }
   bool in_order() const { return !(properties_ & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE); }
   bool profiling() const { return properties_ & CL_QUEUE_PROFILING_ENABLE; }
+  // An in-order queue whose stream keeps submission order (and no profiling, whose start
+  // stamps must not include the wait behind earlier commands): each command goes to the
+  // stream once the previous one has been submitted, not once it has finished.
+  bool pipelined() const { return pipelined_; }
   backend::Stream& stream() { return *stream_; }
   cl_command_queue id() { return reinterpret_cast<cl_command_queue>(handle()); }
 
@@ -49,6 +53,9 @@ class Queue final : public Object {
   void finish();
   // Called by a command when it is done.
   void command_done(Event* event);
+  // Pipelined queues: `command` has been handed to the stream, or finished without it. Returns
+  // the command waiting for that (at most once), which the caller resolves.
+  Command* submission_done(Command& command);
 
  private:
   // Registers the dependencies `ordering` implies; called with mutex_ held.
@@ -62,11 +69,13 @@ class Queue final : public Object {
   cl_command_queue_properties properties_;
   std::vector<cl_queue_properties> properties_array_;
   std::unique_ptr<backend::Stream> stream_;
+  bool pipelined_;
 
   std::mutex mutex_;
   std::unordered_set<Event*> unfinished_;  // each holds its event
   Event* last_ = nullptr;                  // in-order: the newest unfinished command
   Event* barrier_ = nullptr;               // out-of-order: the newest unfinished barrier
+  Command* unsubmitted_ = nullptr;         // pipelined: the newest command not yet submitted
 };
 
 }  // namespace cucl

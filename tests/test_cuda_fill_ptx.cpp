@@ -28,7 +28,7 @@ TEST(CudaFillPtx, AssemblesForEveryTargetedArchitecture) {
   char folder[] = "/tmp/cucl-ptx-XXXXXX";
   ASSERT_NE(mkdtemp(folder), nullptr);
   std::string source = std::string(folder) + "/fill.ptx";
-  std::ofstream(source) << cucl::backend::cuda::kFillPtx;
+  std::ofstream(source) << cucl::backend::cuda::fill_ptx();
   for (const char* arch : {"sm_75", "sm_90"}) {
     std::string command = ptxas + " -arch=" + arch + " " + source + " -o " + folder + "/fill.cubin 2>&1";
     EXPECT_EQ(std::system(command.c_str()), 0) << command;

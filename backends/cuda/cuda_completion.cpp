@@ -2,10 +2,46 @@
 
 #include <chrono>
 
-namespace cucl::backend::cuda {
+#include "backends/cuda/cuda_execute.h"
+#include "backends/cuda/debug_log.h"
 
-std::shared_ptr<CompletionQueue> CompletionQueue::start(std::shared_ptr<CudaContext> context) {
-  std::shared_ptr<CompletionQueue> queue(new CompletionQueue(std::move(context)));
+namespace cucl::backend::cuda {
+namespace {
+
+// Commands often come back to back (the next is submitted when this one finishes): a
+// short spin catches them without the cost of sleeping and being woken.
+constexpr auto kIdleSpin = std::chrono::microseconds(50);
+// Most stream work is short: watching an event catches its end within a microsecond or so,
+// sleeping on it (CU_EVENT_BLOCKING_SYNC) costs a wake-up but no processor.
+constexpr auto kEventSpin = std::chrono::microseconds(200);
+// While the stream is far behind its submitter, every few items carry a checkpoint event,
+// so that the first of a long run of queued items finishes when it is done, not when the
+// whole run is. Below that depth the completion thread keeps up and records one event per
+// batch itself.
+constexpr size_t kDeepBacklog = 16;
+constexpr unsigned kCheckpointSpacing = 8;
+
+void pause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+// Spins until `done()` or `limit` has passed; true when done.
+template <class Done>
+bool spin_until(Done done, std::chrono::microseconds limit) {
+  const auto until = std::chrono::steady_clock::now() + limit;
+  for (unsigned i = 1;; ++i) {
+    if (done()) return true;
+    pause();
+    if (i % 64 == 0 && std::chrono::steady_clock::now() > until) return done();
+  }
+}
+
+}  // namespace
+
+std::shared_ptr<CompletionQueue> CompletionQueue::start(std::shared_ptr<CudaContext> context, CUstream stream) {
+  std::shared_ptr<CompletionQueue> queue(new CompletionQueue(std::move(context), stream));
   queue->thread_ = std::thread(run, queue);
   return queue;
 }
@@ -20,29 +56,51 @@ CompletionQueue::~CompletionQueue() {
   for (CUevent event : free_events_) context_->driver().cuEventDestroy(event);
 }
 
-void CompletionQueue::push(const Item& item) {
-  bool asleep;
-  {
-    std::lock_guard lock(mutex_);
-    items_.push_back(item);
-    queued_.store(items_.size(), std::memory_order_release);
-    asleep = sleeping_;
+void CompletionQueue::push(Work& work, cl_int status, Kind kind) {
+  std::unique_lock lock(mutex_);
+  Item item{&work, status, kind};
+  if (kind == Kind::StreamWork && ++since_checkpoint_ >= kCheckpointSpacing &&
+      outstanding_.load(std::memory_order_relaxed) >= kDeepBacklog) {
+    item.checkpoint = record_checkpoint_locked();
   }
+  append(lock, item);
+}
+
+void CompletionQueue::push_gated(Work& work, Kind kind) {
+  std::unique_lock lock(mutex_);
+  append(lock, {&work, CL_SUCCESS, kind});
+}
+
+CUevent CompletionQueue::record_checkpoint_locked() {
+  // Under the lock: it follows the work of every item pushed before it.
+  CUevent event = nullptr;
+  try {
+    event = take_event_locked();
+  } catch (const CudaError&) {
+    return nullptr;  // no checkpoint: the completion thread's own wait covers the item
+  }
+  if (context_->driver().cuEventRecord(event, stream_) != CUDA_SUCCESS) {
+    free_events_.push_back(event);
+    return nullptr;
+  }
+  since_checkpoint_ = 0;
+  return event;
+}
+
+void CompletionQueue::append(std::unique_lock<std::mutex>& lock, const Item& item) {
+  items_.push_back(item);
+  // Counted while the lock keeps the thread from taking the item.
+  if (item.kind == Kind::Host || item.kind == Kind::Deferred) gated_.fetch_add(1, std::memory_order_acq_rel);
+  outstanding_.fetch_add(1, std::memory_order_relaxed);
+  queued_.store(items_.size(), std::memory_order_release);
+  const bool asleep = sleeping_;
+  lock.unlock();
   if (asleep) wake_.notify_one();  // a spinning thread sees queued_ without a system call
 }
 
-bool CompletionQueue::take(Item& item) {
-  // Commands often come back to back (the next one is submitted when this one finishes):
-  // a short spin catches them without the cost of sleeping and being woken.
-  constexpr auto kSpin = std::chrono::microseconds(50);
+bool CompletionQueue::take_all(std::vector<Item>& batch) {
   if (queued_.load(std::memory_order_acquire) == 0) {
-    auto until = std::chrono::steady_clock::now() + kSpin;
-    for (unsigned i = 1; queued_.load(std::memory_order_acquire) == 0; ++i) {
-#if defined(__x86_64__) || defined(__i386__)
-      __builtin_ia32_pause();
-#endif
-      if (i % 64 == 0 && std::chrono::steady_clock::now() > until) break;
-    }
+    spin_until([this] { return queued_.load(std::memory_order_acquire) != 0; }, kIdleSpin);
   }
   std::unique_lock lock(mutex_);
   while (items_.empty() && !stopping_) {
@@ -51,29 +109,131 @@ bool CompletionQueue::take(Item& item) {
     sleeping_ = false;
   }
   if (items_.empty()) return false;  // stopping, and nothing left
-  item = items_.front();
-  items_.pop_front();
-  queued_.store(items_.size(), std::memory_order_release);
+  batch.swap(items_);                // both keep their capacity: no allocation per batch
+  queued_.store(0, std::memory_order_release);
   return true;
 }
 
-CUevent CompletionQueue::take_event() {
-  {
-    std::lock_guard lock(mutex_);
-    if (!free_events_.empty()) {
-      CUevent event = free_events_.back();
-      free_events_.pop_back();
-      return event;
-    }
+CUevent CompletionQueue::take_event_locked() {
+  if (!free_events_.empty()) {
+    CUevent event = free_events_.back();
+    free_events_.pop_back();
+    return event;
   }
   CUevent event = nullptr;
-  context_->check(context_->driver().cuEventCreate(&event, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+  context_->check(context_->driver().cuEventCreate(&event, CU_EVENT_DISABLE_TIMING | CU_EVENT_BLOCKING_SYNC),
+                  "cuEventCreate");
   return event;
 }
 
-void CompletionQueue::give_back_event(CUevent event) {
+cl_int CompletionQueue::wait_for(CUevent event) {
+  const CudaDriver& driver = context_->driver();
+  CUresult result = CUDA_ERROR_NOT_READY;
+  spin_until([&] { return (result = driver.cuEventQuery(event)) != CUDA_ERROR_NOT_READY; }, kEventSpin);
+  // A fault anywhere in the context (CUDA_ERROR_ILLEGAL_ADDRESS...) shows up here.
+  if (result == CUDA_ERROR_NOT_READY) result = driver.cuEventSynchronize(event);
+  return result == CUDA_SUCCESS ? CL_SUCCESS : CL_OUT_OF_RESOURCES;
+}
+
+cl_int CompletionQueue::wait_for_stream() {
+  CUevent event = nullptr;
+  try {
+    std::lock_guard lock(mutex_);
+    event = take_event_locked();
+  } catch (const CudaError&) {
+    return context_->driver().cuStreamSynchronize(stream_) == CUDA_SUCCESS ? CL_SUCCESS : CL_OUT_OF_RESOURCES;
+  }
+  cl_int status = context_->driver().cuEventRecord(event, stream_) == CUDA_SUCCESS ? wait_for(event)
+                                                                                    : CL_OUT_OF_RESOURCES;
   std::lock_guard lock(mutex_);
   free_events_.push_back(event);
+  return status;
+}
+
+cl_int CompletionQueue::wait_through(const std::vector<Item>& batch, size_t index, size_t& covered) {
+  // Every item of the batch was enqueued before it was pushed, so before the batch was
+  // taken: an event recorded now covers them all, and a checkpoint covers what came before.
+  for (size_t i = index; i < batch.size(); ++i) {
+    if (batch[i].checkpoint) {
+      covered = i + 1;
+      return wait_for(batch[i].checkpoint);
+    }
+  }
+  covered = batch.size();
+  // While nothing new is pushed, the stream running dry is the sign, and watching it needs
+  // no event recorded first (the common case of one command and a wait for it). New work
+  // would keep it busy longer: then an event marks where this batch ends.
+  const CudaDriver& driver = context_->driver();
+  CUresult result = CUDA_ERROR_NOT_READY;
+  spin_until(
+      [&] {
+        if (queued_.load(std::memory_order_acquire) != 0) return true;
+        result = driver.cuStreamQuery(stream_);
+        return result != CUDA_ERROR_NOT_READY;
+      },
+      kEventSpin);
+  if (result != CUDA_ERROR_NOT_READY) return result == CUDA_SUCCESS ? CL_SUCCESS : CL_OUT_OF_RESOURCES;
+  return wait_for_stream();
+}
+
+cl_int CompletionQueue::run_deferred(Work& work) {
+  cl_int status = CL_OUT_OF_RESOURCES;
+  try {
+    Enqueued enqueued = enqueue_operation(*context_, stream_, work.operation());
+    status = enqueued.status;
+    if (status >= 0 && enqueued.pending == Pending::StreamWork) status = wait_for_stream();
+  } catch (const std::exception& error) {
+    debug_log(std::string("a CUDA command failed: ") + error.what());
+  } catch (...) {
+  }
+  return status;
+}
+
+void CompletionQueue::finish_batch(std::vector<Item>& batch) {
+  // Every time: a host function or finished() may have made another context current.
+  bool current = false;
+  try {
+    context_->make_current();
+    current = true;
+  } catch (const CudaError&) {
+    // Without the context nothing can be waited for: the items fail.
+  }
+  size_t covered = 0;                  // items before it are known to be done on the stream
+  cl_int covered_status = CL_SUCCESS;  // how the wait that covered them ended
+  for (size_t i = 0; i < batch.size(); ++i) {
+    const Item& item = batch[i];
+    cl_int status = current ? item.status : CL_OUT_OF_RESOURCES;
+    switch (item.kind) {
+      case Kind::Done:
+        break;
+      case Kind::StreamWork:
+        if (status >= 0 && i >= covered) covered_status = wait_through(batch, i, covered);
+        if (status >= 0 && covered_status < 0) status = covered_status;
+        break;
+      case Kind::Host:
+        // Every earlier item is finished, and later ones wait (gated): it runs alone.
+        if (status >= 0) {
+          try {
+            std::get<op::HostFunction>(item.work->operation()).run();
+          } catch (...) {
+            status = CL_OUT_OF_RESOURCES;
+          }
+        }
+        gated_.fetch_sub(1, std::memory_order_acq_rel);
+        break;
+      case Kind::Deferred:
+        if (status >= 0) status = run_deferred(*item.work);
+        gated_.fetch_sub(1, std::memory_order_acq_rel);
+        break;
+    }
+    outstanding_.fetch_sub(1, std::memory_order_release);
+    item.work->finished(status);
+  }
+  std::lock_guard lock(mutex_);
+  for (const Item& item : batch) {
+    if (item.checkpoint) free_events_.push_back(item.checkpoint);
+  }
+  batch.clear();
 }
 
 void CompletionQueue::stop() {
@@ -91,38 +251,9 @@ void CompletionQueue::stop() {
   }
 }
 
-cl_int CompletionQueue::complete(const Item& item) {
-  if (item.status < 0) return item.status;
-  cl_int status = CL_SUCCESS;
-  if (item.event) {
-    // A fault anywhere in the context (CUDA_ERROR_ILLEGAL_ADDRESS...) shows up here.
-    if (context_->driver().cuEventSynchronize(item.event) != CUDA_SUCCESS) status = CL_OUT_OF_RESOURCES;
-    give_back_event(item.event);
-  }
-  if (item.host && status == CL_SUCCESS) {
-    try {
-      item.host->run();
-    } catch (...) {
-      status = CL_OUT_OF_RESOURCES;
-    }
-  }
-  return status;
-}
-
 void CompletionQueue::run(std::shared_ptr<CompletionQueue> self) {
-  Item item{};
-  while (self->take(item)) {
-    // Every time: a host function may have made another context current.
-    bool current = false;
-    try {
-      self->context_->make_current();
-      current = true;
-    } catch (const CudaError&) {
-      // Without the context nothing can be waited for: the item fails.
-    }
-    cl_int status = current ? self->complete(item) : CL_OUT_OF_RESOURCES;
-    item.work->finished(status);
-  }
+  std::vector<Item> batch;
+  while (self->take_all(batch)) self->finish_batch(batch);
 }
 
 }  // namespace cucl::backend::cuda

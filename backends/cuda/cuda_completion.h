@@ -1,12 +1,16 @@
-// Finishes a stream's work on one host thread, in submission order: for each item it
-// waits for the CUDA event recorded after the item's operations (if any), runs a host
-// function (if any), and calls Work::finished. No CUDA callback is involved, so finished()
-// and whatever it triggers (the next command's submission) may call the driver freely.
+// Finishes a stream's work on one host thread, in submission order. The submitting thread
+// enqueues an operation on the CUDA stream and pushes an item; the completion thread takes
+// every item queued so far at once, waits until the stream has passed them (the stream
+// running dry, one CUDA event it records itself, or a checkpoint event an item carries),
+// and calls Work::finished for each. So the common command costs its submitter no CUDA
+// event, and a burst of commands costs the completion thread one wait. No CUDA callback is
+// involved, so finished() and whatever it triggers (the next command's submission) may
+// call the driver freely.
 #pragma once
 
 #include <atomic>
 #include <condition_variable>
-#include <deque>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -19,42 +23,79 @@ namespace cucl::backend::cuda {
 
 class CompletionQueue {
  public:
-  struct Item {
-    Work* work;
-    cl_int status;                       // negative: finish with it, waiting for nothing
-    CUevent event = nullptr;             // wait for it first (then it returns to the pool)
-    const op::HostFunction* host = nullptr;  // run it after the earlier items
+  enum class Kind : uint8_t {
+    Done,        // nothing of it is left on the stream (or it failed: negative status)
+    StreamWork,  // done once the stream has passed the point where it was pushed
+    Host,        // a host function: runs here once everything before it is done
+    // Enqueued by this thread once everything before it is done: work submitted while a
+    // host function was pending (so the stream keeps submission order around it), and work
+    // whose enqueue would make its submitter wait for the stream (reads into pageable
+    // memory, staged transfers), so that submitting it never blocks on earlier commands.
+    Deferred,
   };
 
   // Starts the thread; the queue lives as long as the thread or its owner needs it.
-  static std::shared_ptr<CompletionQueue> start(std::shared_ptr<CudaContext> context);
+  // `stream` outlives every item pushed.
+  static std::shared_ptr<CompletionQueue> start(std::shared_ptr<CudaContext> context, CUstream stream);
   ~CompletionQueue();
   CompletionQueue(const CompletionQueue&) = delete;
   CompletionQueue& operator=(const CompletionQueue&) = delete;
 
-  void push(const Item& item);
-  // An event for push(), from a pool of reusable events. The context is current.
-  CUevent take_event();
-  void give_back_event(CUevent event);
+  // After enqueuing the work's operations (the context is current on the calling thread).
+  void push(Work& work, cl_int status, Kind kind);
+  // Host and Deferred work: everything submitted after it is deferred too until this
+  // thread has handled it (see gated()).
+  void push_gated(Work& work, Kind kind);
+  // A host function or deferred work is pending: new work must be pushed as Deferred.
+  bool gated() const { return gated_.load(std::memory_order_acquire) != 0; }
+  // Items pushed and not yet finished: their work may still be on the stream.
+  bool busy() const { return outstanding_.load(std::memory_order_acquire) != 0; }
   // The thread finishes what is queued and ends. Callable from the thread itself (the last
   // finished() may release the stream that owns this queue).
   void stop();
 
  private:
-  explicit CompletionQueue(std::shared_ptr<CudaContext> context) : context_(std::move(context)) {}
+  struct Item {
+    Work* work;
+    cl_int status;  // negative: finish with it, waiting for nothing
+    Kind kind;
+    CUevent checkpoint = nullptr;  // recorded after this item's and every earlier item's work
+  };
+
+  CompletionQueue(std::shared_ptr<CudaContext> context, CUstream stream)
+      : context_(std::move(context)), stream_(stream) {}
   static void run(std::shared_ptr<CompletionQueue> self);
-  // Waits for an item (or stop()) and takes it; false when stopped with nothing left.
-  bool take(Item& item);
-  cl_int complete(const Item& item);
+  // Queues `item` and releases the lock.
+  void append(std::unique_lock<std::mutex>& lock, const Item& item);
+  // A checkpoint event recorded now, or null; the context is current.
+  CUevent record_checkpoint_locked();
+  // Waits for items (or stop()) and moves every queued one into `batch`; false when
+  // stopped with nothing left.
+  bool take_all(std::vector<Item>& batch);
+  void finish_batch(std::vector<Item>& batch);
+  // Waits until the stream has passed batch[index]; sets `covered` to the first item that
+  // wait does not cover. Returns the wait's status.
+  cl_int wait_through(const std::vector<Item>& batch, size_t index, size_t& covered);
+  // Records an event on the stream now and waits for it.
+  cl_int wait_for_stream();
+  // Watches `event` for a while, then sleeps on it.
+  cl_int wait_for(CUevent event);
+  cl_int run_deferred(Work& work);
+  // From a pool of reusable events; mutex_ held, the context current.
+  CUevent take_event_locked();
 
   std::shared_ptr<CudaContext> context_;
+  CUstream stream_;
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::deque<Item> items_;
+  std::vector<Item> items_;
   std::vector<CUevent> free_events_;
   bool stopping_ = false;
-  bool sleeping_ = false;          // the thread waits on wake_ (push() then notifies)
-  std::atomic<size_t> queued_{0};  // items_.size(), readable without the lock
+  bool sleeping_ = false;             // the thread waits on wake_ (push() then notifies)
+  unsigned since_checkpoint_ = 0;     // StreamWork items pushed since the last checkpoint
+  std::atomic<size_t> queued_{0};     // items_.size(), readable without the lock
+  std::atomic<size_t> outstanding_{0};  // pushed and not yet finished
+  std::atomic<unsigned> gated_{0};    // Host and Deferred items not yet handled
   std::thread thread_;
 };
 

@@ -39,7 +39,7 @@ void CudaContext::make_current() {
 }
 
 FillKernels& CudaContext::fill_kernels() {
-  std::lock_guard lock(fill_mutex_);
+  std::lock_guard lock(kernels_mutex_);
   if (!fill_kernels_) fill_kernels_ = std::make_unique<FillKernels>(*driver_);
   return *fill_kernels_;
 }

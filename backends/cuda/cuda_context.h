@@ -46,7 +46,7 @@ class CudaContext {
   std::once_flag retained_;
   CUcontext context_ = nullptr;
   std::unique_ptr<StagingPool> staging_;
-  std::mutex fill_mutex_;
+  std::mutex kernels_mutex_;
   std::unique_ptr<FillKernels> fill_kernels_;
 };
 

@@ -25,6 +25,9 @@ struct StreamExecutor {
     char* src_host = host_address(copy.src);
     char* dst_host = host_address(copy.dst);
     if (src_host && dst_host) {  // application memory and registered USE_HOST_PTR memory
+      // Here and now, so after the stream's earlier work (which may use the same memory
+      // through its device mapping).
+      context.check(context.driver().cuStreamSynchronize(stream), "cuStreamSynchronize");
       std::memmove(dst_host, src_host, copy.size);
       return Pending::Nothing;
     }
@@ -35,7 +38,14 @@ struct StreamExecutor {
     return Pending::StreamWork;
   }
 
-  Pending operator()(const op::CopyRect& rect) const { return enqueue_copy_rect(context, stream, rect); }
+  Pending operator()(const op::CopyRect& rect) const {
+    // Between two ends in host memory the rows are copied here and now: after the stream's
+    // earlier work, as above.
+    if (host_address(rect.src) && host_address(rect.dst)) {
+      context.check(context.driver().cuStreamSynchronize(stream), "cuStreamSynchronize");
+    }
+    return enqueue_copy_rect(context, stream, rect);
+  }
 
   Pending operator()(const op::Fill& fill) const {
     if (fill.size == 0) return Pending::Nothing;
@@ -65,7 +75,44 @@ struct StreamExecutor {
   }
 };
 
+// What an operation's enqueue waits for (see waits_for_stream).
+struct StreamWaits {
+  CudaContext& context;
+
+  bool operator()(const op::Copy& copy) const {
+    if (copy.size == 0) return false;
+    char* src_host = StreamExecutor::host_address(copy.src);
+    char* dst_host = StreamExecutor::host_address(copy.dst);
+    if (src_host && dst_host) return true;  // copied here, after the stream's work
+    if (!copy.src.memory) return host_to_device_waits(context, src_host, copy.size);
+    if (!copy.dst.memory) return device_to_host_waits(context, dst_host, copy.size);
+    return false;
+  }
+  bool operator()(const op::CopyRect& rect) const {
+    // Rows to or from host memory may be copied synchronously.
+    return StreamExecutor::host_address(rect.src) || StreamExecutor::host_address(rect.dst);
+  }
+  bool operator()(const op::Map& map) const {
+    CudaMemory& memory = memory_of(map.src);
+    if (!map.needs_read || memory.host_address(map.src.offset) == map.mapped) return false;
+    return device_to_host_waits(context, map.mapped, map.size);
+  }
+  bool operator()(const op::Unmap& unmap) const {
+    CudaMemory& memory = memory_of(unmap.dst);
+    if (!unmap.needs_write || memory.host_address(unmap.dst.offset) == unmap.mapped) return false;
+    return host_to_device_waits(context, unmap.mapped, unmap.size);
+  }
+  template <class Other>
+  bool operator()(const Other&) const {
+    return false;
+  }
+};
+
 }  // namespace
+
+bool waits_for_stream(CudaContext& context, const Operation& operation) {
+  return std::visit(StreamWaits{context}, operation);
+}
 
 Enqueued enqueue_operation(CudaContext& context, CUstream stream, const Operation& operation) {
   StreamExecutor executor{context, stream};

@@ -16,6 +16,10 @@ struct Enqueued {
 // Throws CudaError when the driver refuses.
 Enqueued enqueue_operation(CudaContext& context, CUstream stream, const Operation& operation);
 
+// Whether enqueue_operation would make the calling thread wait for the stream's earlier
+// work (copies it does on the host, reads into pageable memory, staged transfers).
+bool waits_for_stream(CudaContext& context, const Operation& operation);
+
 // The rectangular copies (clEnqueue*BufferRect).
 Pending enqueue_copy_rect(CudaContext& context, CUstream stream, const op::CopyRect& rect);
 

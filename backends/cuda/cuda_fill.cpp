@@ -23,7 +23,7 @@ size_t repeat_width(const std::array<uint8_t, 128>& pattern, size_t pattern_size
 }  // namespace
 
 FillKernels::FillKernels(const CudaDriver& driver) : driver_(driver) {
-  check_cuda(driver_, driver_.cuModuleLoadData(&module_, kFillPtx), "cuModuleLoadData (fill kernels)");
+  check_cuda(driver_, driver_.cuModuleLoadData(&module_, fill_ptx().c_str()), "cuModuleLoadData (fill kernels)");
   try {
     check_cuda(driver_, driver_.cuModuleGetFunction(&words_, module_, "cucl_fill_u32"), "cuModuleGetFunction");
     check_cuda(driver_, driver_.cuModuleGetFunction(&bytes_, module_, "cucl_fill_u8"), "cuModuleGetFunction");

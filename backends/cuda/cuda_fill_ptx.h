@@ -4,16 +4,18 @@
 // powers of two, so `index & mask` picks the element. The JIT compiles it for the device.
 #pragma once
 
+#include <string>
+#include <string_view>
+
 namespace cucl::backend::cuda {
 
-inline constexpr const char kFillPtx[] = R"PTX(
-.version 6.0
-.target sm_50
-.address_size 64
-
-// fill(dst, count, mask, pattern): dst[i] = pattern[i & mask] for every i < count
-.visible .entry cucl_fill_u32(.param .u64 dst, .param .u64 count, .param .u32 mask,
-                              .param .align 4 .b8 pattern[128])
+// fill(dst, count, mask, pattern): dst[i] = pattern[i & mask] for every i < count, with
+// elements of `bytes` = 1 << `shift` bytes of PTX type `type`. Narrow elements travel in
+// 32-bit registers (ld and st take wider registers than their type).
+inline std::string fill_entry_ptx(std::string_view name, std::string_view type, unsigned shift) {
+  const std::string n(name), t(type), bytes = std::to_string(1u << shift), s = std::to_string(shift);
+  return ".visible .entry " + n + R"PTX((.param .u64 dst, .param .u64 count, .param .u32 mask,
+    .param .align 4 .b8 pattern[128])
 {
   .reg .pred %p;
   .reg .b32 %r<8>;
@@ -31,58 +33,29 @@ inline constexpr const char kFillPtx[] = R"PTX(
   cvt.u64.u32 %rd5, %r4;
   add.u64 %rd4, %rd4, %rd5;
   mul.wide.u32 %rd6, %r5, %r3;
-LOOP_U32:
+LOOP:
   setp.ge.u64 %p, %rd4, %rd2;
-  @%p bra DONE_U32;
+  @%p bra DONE;
   cvt.u32.u64 %r6, %rd4;
   and.b32 %r6, %r6, %r1;
-  mul.wide.u32 %rd7, %r6, 4;
+  mul.wide.u32 %rd7, %r6, )PTX" + bytes + R"PTX(;
   add.u64 %rd8, %rd3, %rd7;
-  ld.param.u32 %r7, [%rd8];
-  shl.b64 %rd9, %rd4, 2;
+  ld.param.)PTX" + t + R"PTX( %r7, [%rd8];
+  shl.b64 %rd9, %rd4, )PTX" + s + R"PTX(;
   add.u64 %rd10, %rd1, %rd9;
-  st.global.u32 [%rd10], %r7;
+  st.global.)PTX" + t + R"PTX( [%rd10], %r7;
   add.u64 %rd4, %rd4, %rd6;
-  bra.uni LOOP_U32;
-DONE_U32:
-  ret;
-}
-
-.visible .entry cucl_fill_u8(.param .u64 dst, .param .u64 count, .param .u32 mask,
-                             .param .align 4 .b8 pattern[128])
-{
-  .reg .pred %p;
-  .reg .b16 %h1;
-  .reg .b32 %r<8>;
-  .reg .b64 %rd<12>;
-  ld.param.u64 %rd1, [dst];
-  ld.param.u64 %rd2, [count];
-  ld.param.u32 %r1, [mask];
-  mov.u64 %rd3, pattern;
-  cvta.to.global.u64 %rd1, %rd1;
-  mov.u32 %r2, %ctaid.x;
-  mov.u32 %r3, %ntid.x;
-  mov.u32 %r4, %tid.x;
-  mov.u32 %r5, %nctaid.x;
-  mul.wide.u32 %rd4, %r2, %r3;
-  cvt.u64.u32 %rd5, %r4;
-  add.u64 %rd4, %rd4, %rd5;
-  mul.wide.u32 %rd6, %r5, %r3;
-LOOP_U8:
-  setp.ge.u64 %p, %rd4, %rd2;
-  @%p bra DONE_U8;
-  cvt.u32.u64 %r6, %rd4;
-  and.b32 %r6, %r6, %r1;
-  cvt.u64.u32 %rd7, %r6;
-  add.u64 %rd8, %rd3, %rd7;
-  ld.param.u8 %h1, [%rd8];
-  add.u64 %rd10, %rd1, %rd4;
-  st.global.u8 [%rd10], %h1;
-  add.u64 %rd4, %rd4, %rd6;
-  bra.uni LOOP_U8;
-DONE_U8:
+  bra.uni LOOP;
+DONE:
   ret;
 }
 )PTX";
+}
+
+// The fill module: cucl_fill_u32 (32-bit words) and cucl_fill_u8 (bytes).
+inline std::string fill_ptx() {
+  return ".version 6.0\n.target sm_50\n.address_size 64\n\n" + fill_entry_ptx("cucl_fill_u32", "u32", 2) + "\n" +
+         fill_entry_ptx("cucl_fill_u8", "u8", 0);
+}
 
 }  // namespace cucl::backend::cuda

@@ -30,6 +30,7 @@ bool HostRegistry::acquire(const void* pointer, size_t size) {
                                               CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP);
   if (result != CUDA_SUCCESS) return false;
   spans_.emplace(begin, Span{end, 1});
+  span_count_.store(spans_.size(), std::memory_order_release);
   return true;
 }
 
@@ -43,7 +44,22 @@ void HostRegistry::release(const void* pointer, size_t size) {
   if (--span->second.users == 0) {
     driver_.cuMemHostUnregister(reinterpret_cast<void*>(span->first));
     spans_.erase(span);
+    span_count_.store(spans_.size(), std::memory_order_release);
   }
+}
+
+HostRegistry::Coverage HostRegistry::coverage(const void* pointer, size_t size) const {
+  if (size == 0 || span_count_.load(std::memory_order_acquire) == 0) return Coverage::None;
+  const auto begin = reinterpret_cast<uintptr_t>(pointer);
+  const uintptr_t end = begin + size;
+  std::lock_guard lock(mutex_);
+  // Spans do not overlap: the last one starting before `end` is the only one that can
+  // reach into the range without starting inside it.
+  auto after = spans_.lower_bound(end);
+  if (after == spans_.begin()) return Coverage::None;
+  auto span = std::prev(after);
+  if (span->second.end <= begin) return Coverage::None;
+  return span->first <= begin && end <= span->second.end ? Coverage::Whole : Coverage::Partial;
 }
 
 }  // namespace cucl::backend::cuda

@@ -3,6 +3,7 @@
 // per page span and shared by every CUDA device (they are portable across contexts).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -25,6 +26,12 @@ class HostRegistry {
   // Gives back what acquire() took (only call it after a successful acquire).
   void release(const void* pointer, size_t size);
 
+  // How [pointer, pointer + size) lies in the registered pages. The driver takes a host
+  // range for a DMA only when it is all pageable or all inside one registration: it
+  // refuses one that starts or ends inside a registration and leaves it.
+  enum class Coverage { None, Whole, Partial };
+  Coverage coverage(const void* pointer, size_t size) const;
+
  private:
   struct Span {
     uintptr_t end;
@@ -34,8 +41,9 @@ class HostRegistry {
 
   const CudaDriver& driver_;
   size_t page_size_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::map<uintptr_t, Span> spans_;  // by first byte
+  std::atomic<size_t> span_count_{0};  // spans_.size(): no lock while nothing is registered
 };
 
 }  // namespace cucl::backend::cuda

@@ -9,7 +9,7 @@ CudaStream::CudaStream(std::shared_ptr<CudaContext> context) : context_(std::mov
   context_->make_current();
   context_->check(context_->driver().cuStreamCreate(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
   try {
-    completion_ = CompletionQueue::start(context_);
+    completion_ = CompletionQueue::start(context_, stream_);
   } catch (...) {
     context_->driver().cuStreamDestroy(stream_);
     throw;
@@ -28,35 +28,35 @@ CudaStream::~CudaStream() {
 }
 
 void CudaStream::submit(Work& work) {
+  using Kind = CompletionQueue::Kind;
   work.started();
   const Operation& operation = work.operation();
-  if (const auto* host = std::get_if<op::HostFunction>(&operation)) {
-    completion_->push({&work, CL_SUCCESS, nullptr, host});
+  if (std::holds_alternative<op::HostFunction>(operation)) {
+    completion_->push_gated(work, Kind::Host);
     return;
   }
-  CompletionQueue::Item item{&work, CL_OUT_OF_RESOURCES};
+  cl_int status = CL_OUT_OF_RESOURCES;
+  Kind kind = Kind::Done;
   try {
     context_->make_current();
-    Enqueued enqueued = enqueue_operation(*context_, stream_, operation);
-    item.status = enqueued.status;
-    if (enqueued.status >= 0 && enqueued.pending == Pending::StreamWork) {
-      CUevent event = completion_->take_event();
-      CUresult recorded = context_->driver().cuEventRecord(event, stream_);
-      if (recorded == CUDA_SUCCESS) {
-        item.event = event;
-      } else {
-        completion_->give_back_event(event);
-        item.status = CL_OUT_OF_RESOURCES;
-      }
+    // After a host function or deferred work that has not run yet, and where the enqueue
+    // would wait for earlier commands: the completion thread enqueues it once they are
+    // done, and the submitter goes on at once.
+    if (completion_->gated() || (completion_->busy() && waits_for_stream(*context_, operation))) {
+      completion_->push_gated(work, Kind::Deferred);
+      return;
     }
+    Enqueued enqueued = enqueue_operation(*context_, stream_, operation);
+    status = enqueued.status;
+    if (status >= 0 && enqueued.pending == Pending::StreamWork) kind = Kind::StreamWork;
   } catch (const std::exception& error) {
     // A driver failure (CudaError) or anything else fails this work, not the caller.
     debug_log(std::string("a CUDA command failed: ") + error.what());
-    item.status = CL_OUT_OF_RESOURCES;
+    status = CL_OUT_OF_RESOURCES;
   } catch (...) {
-    item.status = CL_OUT_OF_RESOURCES;
+    status = CL_OUT_OF_RESOURCES;
   }
-  completion_->push(item);
+  completion_->push(work, status, kind);
 }
 
 }  // namespace cucl::backend::cuda

@@ -14,9 +14,11 @@ class CudaStream final : public Stream {
  public:
   explicit CudaStream(std::shared_ptr<CudaContext> context);  // throws CudaError
   ~CudaStream() override;
-  // Enqueues the work's operations on the calling thread and hands the work, with an
-  // event recorded after them, to the completion thread.
+  // Enqueues the work's operations on the calling thread and hands the work to the
+  // completion thread; no CUDA event is recorded for it here.
   void submit(Work& work) override;
+  // The CUDA stream runs its work in order, host functions included (cuda_completion.h).
+  bool runs_in_submission_order() const override { return true; }
 
  private:
   std::shared_ptr<CudaContext> context_;

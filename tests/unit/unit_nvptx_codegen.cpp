@@ -144,6 +144,15 @@ kernel void casts(local int* l, global int* g) {
   global int* r = (global int*)(int*)l;
   g[0] = r == 0;
 })"},
+    {"constant_struct_copy", R"(
+typedef struct { int a[16]; float f; } Table;
+constant Table table = {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, 2.5f};
+kernel void copy(global Table* out, constant Table* in) {
+  Table t = table;
+  Table u = *in;
+  t.a[get_global_id(0) % 16] += u.a[1];
+  out[get_global_id(0)] = t;
+})"},
     {"null_casts", R"(
 kernel void nulls(global uint* results) {
   int* ptr = NULL;
@@ -190,7 +199,7 @@ INSTANTIATE_TEST_SUITE_P(Samples, NvptxSample, ::testing::ValuesIn(kSamples),
                          [](const auto& info) { return std::string(info.param.name); });
 
 TEST(NvptxCodegen, PrintfSitesAreRecorded) {
-  const auto program = decoded(compile(kSamples[8].source));
+  const auto program = decoded(compile(kSamples[9].source));
   ASSERT_EQ(program.kernels.size(), 1u);
   EXPECT_TRUE(program.kernels[0].uses_printf);
   ASSERT_EQ(program.printf_sites.size(), 2u);

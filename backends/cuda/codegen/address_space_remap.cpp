@@ -286,7 +286,11 @@ void remap_address_spaces_for_nvptx(llvm::Module& module) {
   }
   // Overloaded intrinsics (llvm.memcpy.p0.p2...) now carry a stale name for their type.
   for (auto [old_function, renumbered] : functions) {
-    if (!renumbered->isIntrinsic()) continue;
+    if (!renumbered->getName().startswith("llvm.")) continue;
+    // takeName does not recompute the intrinsic ID; naming the function again does.
+    const std::string name = renumbered->getName().str();
+    renumbered->setName("");
+    renumbered->setName(name);
     if (auto remangled = llvm::Intrinsic::remangleIntrinsicFunction(renumbered)) {
       renumbered->replaceAllUsesWith(*remangled);
       renumbered->eraseFromParent();
