@@ -15,34 +15,10 @@ using namespace cuda_test;
 namespace {
 
 // A context with the host device and a GPU, one in-order queue on each.
-class MixedCoherence : public ::testing::Test {
+class MixedCoherence : public MixedContextTest {
  protected:
-  void SetUp() override {
-    cl_device_id gpu = first_gpu();
-    CUCL_REQUIRE_GPU(gpu);
-    devices = {host_device(), gpu};
-    cl_int status = CL_SUCCESS;
-    context = clCreateContext(nullptr, 2, devices.data(), nullptr, nullptr, &status);
-    ASSERT_EQ(status, CL_SUCCESS);
-    for (size_t i = 0; i < 2; ++i) {
-      queues[i] = clCreateCommandQueue(context, devices[i], 0, &status);
-      ASSERT_EQ(status, CL_SUCCESS);
-    }
-  }
-  void TearDown() override {
-    for (cl_command_queue queue : queues) {
-      if (queue) clReleaseCommandQueue(queue);
-    }
-    if (context) clReleaseContext(context);
-  }
-  cl_command_queue host_queue() const { return queues[0]; }
-  cl_command_queue gpu_queue() const { return queues[1]; }
   // A sub-buffer origin step that suits both devices.
   size_t sub_buffer_step() const { return std::max(base_align(devices[0]), base_align(devices[1])); }
-
-  std::array<cl_device_id, 2> devices{};
-  cl_context context = nullptr;
-  std::array<cl_command_queue, 2> queues{};
 };
 
 std::vector<uint8_t> read_range(cl_command_queue queue, cl_mem buffer, size_t offset, size_t size) {

@@ -13,17 +13,6 @@ namespace {
 
 class CudaCopies : public GpuTest {};
 
-// Bytes that differ at every offset over megabytes, so a misplaced vector shows.
-std::vector<uint8_t> wide_pattern(size_t size, uint32_t seed) {
-  std::vector<uint8_t> bytes(size);
-  uint32_t state = seed;
-  for (size_t i = 0; i < size; i += 4) {
-    state = state * 1664525u + 1013904223u;
-    std::memcpy(bytes.data() + i, &state, std::min<size_t>(4, size - i));
-  }
-  return bytes;
-}
-
 TEST_F(CudaCopies, CopiesOfEveryAlignmentAndSize) {
   constexpr size_t kSize = (6u << 20) + 64;
   struct Case {
@@ -40,10 +29,10 @@ TEST_F(CudaCopies, CopiesOfEveryAlignmentAndSize) {
   };
   Mem src = make_buffer(context(), 0, kSize);
   Mem dst = make_buffer(context(), 0, kSize);
-  const auto source = wide_pattern(kSize, 1);
+  const auto source = position_pattern(kSize, 1);
   write_all(queue(), src, source);
   for (const Case& c : cases) {
-    auto expected = wide_pattern(kSize, 2);
+    auto expected = position_pattern(kSize, 2);
     write_all(queue(), dst, expected);
     ASSERT_EQ(clEnqueueCopyBuffer(queue(), src, dst, c.src, c.dst, c.size, 0, nullptr, nullptr), CL_SUCCESS);
     std::copy(source.begin() + c.src, source.begin() + c.src + c.size, expected.begin() + c.dst);
@@ -54,7 +43,7 @@ TEST_F(CudaCopies, CopiesOfEveryAlignmentAndSize) {
 TEST_F(CudaCopies, CopiesWithinOneBuffer) {
   constexpr size_t kSize = 8u << 20;
   Mem buffer = make_buffer(context(), 0, kSize);
-  auto data = wide_pattern(kSize, 3);
+  auto data = position_pattern(kSize, 3);
   write_all(queue(), buffer, data);
   ASSERT_EQ(clEnqueueCopyBuffer(queue(), buffer, buffer, 0, 4u << 20, 3u << 20, 0, nullptr, nullptr), CL_SUCCESS);
   ASSERT_EQ(clEnqueueCopyBuffer(queue(), buffer, buffer, (4u << 20) + 5, 21, 3u << 20, 0, nullptr, nullptr),
@@ -70,7 +59,7 @@ TEST_F(CudaCopies, ChainedCopiesKeepTheirOrder) {
   constexpr size_t kSize = 16u << 20;
   Mem buffers[3] = {make_buffer(context(), 0, kSize), make_buffer(context(), 0, kSize),
                     make_buffer(context(), 0, kSize)};
-  auto data = wide_pattern(kSize, 4);
+  auto data = position_pattern(kSize, 4);
   ASSERT_EQ(clEnqueueWriteBuffer(queue(), buffers[0], CL_FALSE, 0, kSize, data.data(), 0, nullptr, nullptr),
             CL_SUCCESS);
   uint32_t zero = 0;
@@ -93,7 +82,7 @@ TEST_F(CudaCopies, ReadsBehindBusyStreamSeeTheirPlaceInOrder) {
   constexpr size_t kSize = 32u << 20;
   Mem a = make_buffer(context(), 0, kSize);
   Mem b = make_buffer(context(), 0, kSize);
-  auto data = wide_pattern(kSize, 5);
+  auto data = position_pattern(kSize, 5);
   write_all(queue(), a, data);
   for (int i = 0; i < 10; ++i) {
     ASSERT_EQ(clEnqueueCopyBuffer(queue(), i % 2 ? b : a, i % 2 ? a : b, 0, 0, kSize, 0, nullptr, nullptr),

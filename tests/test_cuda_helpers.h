@@ -5,7 +5,12 @@
 #include <CL/cl.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
 #include <memory>
+#include <vector>
 
 #include "buffer_test_helpers.h"
 #include "support/test_support.h"
@@ -38,5 +43,45 @@ class GpuTest : public ::testing::Test {
   cl_device_id gpu = nullptr;
   std::unique_ptr<cucl_test::Env> env;
 };
+
+// A context with the host device and the first GPU, one queue on each.
+class MixedContextTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    cl_device_id gpu = first_gpu();
+    CUCL_REQUIRE_GPU(gpu);
+    devices = {cucl_test::host_device(), gpu};
+    cl_int status = CL_SUCCESS;
+    context = clCreateContext(nullptr, 2, devices.data(), nullptr, nullptr, &status);
+    ASSERT_EQ(status, CL_SUCCESS);
+    for (size_t i = 0; i < 2; ++i) {
+      queues[i] = clCreateCommandQueue(context, devices[i], 0, &status);
+      ASSERT_EQ(status, CL_SUCCESS);
+    }
+  }
+  void TearDown() override {
+    for (cl_command_queue queue : queues) {
+      if (queue) clReleaseCommandQueue(queue);
+    }
+    if (context) clReleaseContext(context);
+  }
+  cl_command_queue host_queue() const { return queues[0]; }
+  cl_command_queue gpu_queue() const { return queues[1]; }
+
+  std::array<cl_device_id, 2> devices{};
+  cl_context context = nullptr;
+  std::array<cl_command_queue, 2> queues{};
+};
+
+// Bytes that change with their position at every scale, so a misplaced chunk or vector shows.
+inline std::vector<uint8_t> position_pattern(size_t size, uint32_t seed) {
+  std::vector<uint8_t> bytes(size);
+  uint32_t state = seed;
+  for (size_t i = 0; i < size; i += 4) {
+    state = state * 1664525u + 1013904223u;
+    std::memcpy(bytes.data() + i, &state, std::min<size_t>(4, size - i));
+  }
+  return bytes;
+}
 
 }  // namespace cuda_test

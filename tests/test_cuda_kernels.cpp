@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "support/captured_stdout.h"
 #include "support/kernel_support.h"
 #include "test_cuda_helpers.h"
 
@@ -45,42 +46,6 @@ class CudaKernels : public GpuTest {
   T device_info(cl_device_info param) {
     return info_value<T>(clGetDeviceInfo, gpu, param);
   }
-};
-
-// Redirects file descriptor 1 into a temporary file while alive; text() returns what was written.
-class CapturedStdout {
- public:
-  CapturedStdout() {
-    std::fflush(stdout);
-    char path[] = "/tmp/cucl-cuda-printf-XXXXXX";
-    file_ = mkstemp(path);
-    unlink(path);
-    saved_ = dup(1);
-    dup2(file_, 1);
-  }
-  ~CapturedStdout() {
-    restore();
-    close(file_);
-  }
-  std::string text() {
-    restore();
-    std::string out;
-    lseek(file_, 0, SEEK_SET);
-    char buffer[4096];
-    for (ssize_t n; (n = read(file_, buffer, sizeof buffer)) > 0;) out.append(buffer, static_cast<size_t>(n));
-    return out;
-  }
-
- private:
-  void restore() {
-    if (saved_ < 0) return;
-    std::fflush(stdout);
-    dup2(saved_, 1);
-    close(saved_);
-    saved_ = -1;
-  }
-  int file_ = -1;
-  int saved_ = -1;
 };
 
 std::vector<std::string> lines_of(const std::string& text) {

@@ -102,33 +102,7 @@ TEST_F(CudaOutOfOrder, UserEventHoldsBackItsDependents) {
 }
 
 // A context with the host device and a GPU, one queue on each.
-class MixedContext : public ::testing::Test {
- protected:
-  void SetUp() override {
-    cl_device_id gpu = first_gpu();
-    CUCL_REQUIRE_GPU(gpu);
-    devices = {host_device(), gpu};
-    cl_int status = CL_SUCCESS;
-    context = clCreateContext(nullptr, 2, devices.data(), nullptr, nullptr, &status);
-    ASSERT_EQ(status, CL_SUCCESS);
-    for (size_t i = 0; i < 2; ++i) {
-      queues[i] = clCreateCommandQueue(context, devices[i], 0, &status);
-      ASSERT_EQ(status, CL_SUCCESS);
-    }
-  }
-  void TearDown() override {
-    for (cl_command_queue queue : queues) {
-      if (queue) clReleaseCommandQueue(queue);
-    }
-    if (context) clReleaseContext(context);
-  }
-  cl_command_queue host_queue() const { return queues[0]; }
-  cl_command_queue gpu_queue() const { return queues[1]; }
-
-  std::vector<cl_device_id> devices;
-  cl_context context = nullptr;
-  std::array<cl_command_queue, 2> queues{};
-};
+class MixedContext : public MixedContextTest {};
 
 TEST_F(MixedContext, BufferWrittenOnOneDeviceIsReadOnTheOther) {
   constexpr size_t kSize = 1 << 20;

@@ -14,17 +14,6 @@ namespace {
 
 class CudaTransfers : public GpuTest {};
 
-// Bytes that change with their position at every scale, so a misplaced chunk shows.
-std::vector<uint8_t> large_pattern(size_t size, uint32_t seed) {
-  std::vector<uint8_t> bytes(size);
-  uint32_t state = seed;
-  for (size_t i = 0; i < size; i += 4) {
-    state = state * 1664525u + 1013904223u;
-    std::memcpy(bytes.data() + i, &state, std::min<size_t>(4, size - i));
-  }
-  return bytes;
-}
-
 size_t first_difference(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
   auto [at, _] = std::mismatch(a.begin(), a.end(), b.begin(), b.end());
   return static_cast<size_t>(at - a.begin());
@@ -33,7 +22,7 @@ size_t first_difference(const std::vector<uint8_t>& a, const std::vector<uint8_t
 TEST_F(CudaTransfers, LargePageableWriteAndReadKeepEveryByte) {
   constexpr size_t kSize = 256u << 20;
   Mem buffer = make_buffer(context(), 0, kSize);
-  auto data = large_pattern(kSize, 7);
+  auto data = position_pattern(kSize, 7);
   write_all(queue(), buffer, data);
   std::vector<uint8_t> back(kSize, 0);
   ASSERT_EQ(clEnqueueReadBuffer(queue(), buffer, CL_TRUE, 0, kSize, back.data(), 0, nullptr, nullptr), CL_SUCCESS);
@@ -44,9 +33,9 @@ TEST_F(CudaTransfers, LargeTransfersAtOddOffsetsAndSizes) {
   constexpr size_t kSize = 40u << 20;
   constexpr size_t kOffset = 12345, kPart = (27u << 20) + 3;
   Mem buffer = make_buffer(context(), 0, kSize);
-  auto data = large_pattern(kSize, 3);
+  auto data = position_pattern(kSize, 3);
   write_all(queue(), buffer, data);
-  auto part = large_pattern(kPart, 99);
+  auto part = position_pattern(kPart, 99);
   ASSERT_EQ(clEnqueueWriteBuffer(queue(), buffer, CL_TRUE, kOffset, kPart, part.data() , 0, nullptr, nullptr),
             CL_SUCCESS);
   std::copy(part.begin(), part.end(), data.begin() + kOffset);
@@ -70,7 +59,7 @@ TEST_F(CudaTransfers, MappedMemoryIsAPageLockedSourceForOtherTransfers) {
   auto* mapped = static_cast<uint8_t*>(clEnqueueMapBuffer(queue(), staging, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION,
                                                           0, kSize, 0, nullptr, nullptr, &status));
   ASSERT_EQ(status, CL_SUCCESS);
-  auto data = large_pattern(kSize, 5);
+  auto data = position_pattern(kSize, 5);
   std::memcpy(mapped, data.data(), kSize);
   ASSERT_EQ(clEnqueueWriteBuffer(queue(), target, CL_TRUE, 0, kSize, mapped, 0, nullptr, nullptr), CL_SUCCESS);
   std::memset(mapped, 0, kSize);
@@ -82,7 +71,7 @@ TEST_F(CudaTransfers, MappedMemoryIsAPageLockedSourceForOtherTransfers) {
 
 TEST_F(CudaTransfers, CopyHostPtrTakesTheContentsAtCreation) {
   for (size_t size : {size_t{1000}, size_t{24u << 20}}) {
-    auto data = large_pattern(size, 11);
+    auto data = position_pattern(size, 11);
     Mem buffer = make_buffer(context(), CL_MEM_COPY_HOST_PTR, size, data.data());
     auto expected = data;
     std::fill(data.begin(), data.end(), 0);  // the application may reuse its memory at once
@@ -107,12 +96,12 @@ TEST_F(CudaTransfers, UseHostPtrBuffersShowTheApplicationsMemory) {
   for (size_t misalign : {size_t{0}, size_t{24}}) {
     HostMemory host(kSize);
     uint8_t* storage = host.at(misalign);
-    auto initial = large_pattern(kSize, 21);
+    auto initial = position_pattern(kSize, 21);
     std::memcpy(storage, initial.data(), kSize);
     Mem buffer = make_buffer(context(), CL_MEM_USE_HOST_PTR, kSize, storage);
     EXPECT_EQ(first_difference(read_all(queue(), buffer, kSize), initial), kSize) << "misalign " << misalign;
 
-    auto update = large_pattern(kSize / 2, 22);
+    auto update = position_pattern(kSize / 2, 22);
     ASSERT_EQ(clEnqueueWriteBuffer(queue(), buffer, CL_TRUE, 4096, update.size(), update.data(), 0, nullptr, nullptr),
               CL_SUCCESS);
     std::copy(update.begin(), update.end(), initial.begin() + 4096);

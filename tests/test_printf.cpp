@@ -9,45 +9,12 @@
 #include <set>
 #include <sstream>
 
+#include "support/captured_stdout.h"
 #include "support/kernel_support.h"
 
 using namespace cucl_test;
 
 namespace {
-
-// Redirects file descriptor 1 into a temporary file while alive; text() returns what was written.
-class CapturedStdout {
- public:
-  CapturedStdout() {
-    std::fflush(stdout);
-    char path[] = "/tmp/cucl-printf-XXXXXX";
-    file_ = mkstemp(path);
-    unlink(path);
-    saved_ = dup(1);
-    dup2(file_, 1);
-  }
-  ~CapturedStdout() { restore(); }
-
-  std::string text() {
-    restore();
-    std::string out;
-    lseek(file_, 0, SEEK_SET);
-    char buffer[4096];
-    for (ssize_t n; (n = read(file_, buffer, sizeof buffer)) > 0;) out.append(buffer, static_cast<size_t>(n));
-    return out;
-  }
-
- private:
-  void restore() {
-    if (saved_ < 0) return;
-    std::fflush(stdout);
-    dup2(saved_, 1);
-    close(saved_);
-    saved_ = -1;
-  }
-  int file_ = -1;
-  int saved_ = -1;
-};
 
 class Printf : public DeviceTest {
  protected:
