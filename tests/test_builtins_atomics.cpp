@@ -102,12 +102,7 @@ TEST_P(Atomics, LegacyFunctionsCountEveryUpdate) {
 // compare-exchange strong and weak loops, atomic_flag spin locks, load/store/init, on global
 // and local memory, 32- and 64-bit.
 TEST_P(Atomics, C11FunctionsCountEveryUpdate) {
-  BuiltProgram program(env, R"(
-    #ifdef __opencl_c_atomic_scope_all_devices
-    #define WIDEST_SCOPE memory_scope_all_svm_devices
-    #else
-    #define WIDEST_SCOPE memory_scope_device
-    #endif
+  BuiltProgram program(env, std::string(kWidestAtomicScope) + R"(
     kernel void k(volatile global atomic_int* g, volatile global atomic_long* g64, volatile global atomic_flag* lock,
                   global int* guarded, volatile global atomic_uint* u) {
       local atomic_int l;

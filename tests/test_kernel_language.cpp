@@ -280,12 +280,7 @@ TEST_P(KernelLanguage, SixtyFourBitIntegersAndDoubles) {
 // OpenCL C 3.0 atomics with the orders and scopes the device reports
 // (CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES: up to seq_cst, up to all devices where reported).
 TEST_P(KernelLanguage, AtomicsWithDeviceScopeUnderOpenCLC30) {
-  BuiltProgram program(env, R"(
-    #ifdef __opencl_c_atomic_scope_all_devices
-    #define WIDEST_SCOPE memory_scope_all_svm_devices
-    #else
-    #define WIDEST_SCOPE memory_scope_device
-    #endif
+  BuiltProgram program(env, std::string(kWidestAtomicScope) + R"(
     kernel void count(global atomic_int* total, global atomic_int* local_total) {
       atomic_fetch_add_explicit(total, 1, memory_order_relaxed, memory_scope_device);
       atomic_fetch_add_explicit(local_total, 2, memory_order_seq_cst, WIDEST_SCOPE);

@@ -22,6 +22,16 @@ std::string build_log(cl_program program, cl_device_id device);
 cl_program build_program(cl_context context, cl_device_id device, const std::string& source,
                          const std::string& options = "");
 
+// OpenCL C that defines WIDEST_SCOPE: memory_scope_all_svm_devices where the device offers
+// that scope (__opencl_c_atomic_scope_all_devices), memory_scope_device otherwise.
+inline constexpr const char* kWidestAtomicScope = R"(
+    #ifdef __opencl_c_atomic_scope_all_devices
+    #define WIDEST_SCOPE memory_scope_all_svm_devices
+    #else
+    #define WIDEST_SCOPE memory_scope_device
+    #endif
+)";
+
 // Owns a program and any number of kernels made from it.
 class BuiltProgram {
  public:

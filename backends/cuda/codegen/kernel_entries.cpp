@@ -25,9 +25,6 @@ constexpr unsigned kShared = 3;
 constexpr const char* kDynamicShared = "__cucl_dynamic_shared";
 constexpr const char* kBodySuffix = ".cucl_body";
 
-using Builtin = WorkItemBuiltin;
-
-std::optional<Builtin> builtin_named(llvm::StringRef name) { return work_item_builtin_named(name); }
 
 llvm::StructType* launch_context_type(llvm::LLVMContext& c) {
   llvm::Type* dims = llvm::ArrayType::get(llvm::Type::getInt64Ty(c), 3);
@@ -99,11 +96,11 @@ class BuiltinLowering {
         context_(entry.getArg(entry.arg_size() - 1)) {}
 
   void run() {
-    std::vector<std::pair<llvm::CallInst*, Builtin>> calls;
+    std::vector<std::pair<llvm::CallInst*, WorkItemBuiltin>> calls;
     for (llvm::Instruction& instruction : llvm::instructions(entry_)) {
       auto* call = llvm::dyn_cast<llvm::CallInst>(&instruction);
       if (!call || !call->getCalledFunction()) continue;
-      if (auto builtin = builtin_named(call->getCalledFunction()->getName())) calls.emplace_back(call, *builtin);
+      if (auto builtin = work_item_builtin_named(call->getCalledFunction()->getName())) calls.emplace_back(call, *builtin);
     }
     for (auto [call, builtin] : calls) {
       llvm::IRBuilder<> b(call);
@@ -122,16 +119,16 @@ class BuiltinLowering {
  private:
   using PerDimension = std::function<llvm::Value*(llvm::IRBuilder<>&, unsigned)>;
 
-  llvm::Value* replacement(Builtin builtin, llvm::IRBuilder<>& b, llvm::CallInst& call) {
+  llvm::Value* replacement(WorkItemBuiltin builtin, llvm::IRBuilder<>& b, llvm::CallInst& call) {
     switch (builtin) {
-      case Builtin::Barrier:
+      case WorkItemBuiltin::Barrier:
         b.CreateCall(llvm::Intrinsic::getDeclaration(&module_, llvm::Intrinsic::nvvm_barrier0));
         return nullptr;
-      case Builtin::WorkDim: return b.CreateLoad(b.getInt32Ty(), b.CreateStructGEP(context_type_, context_, kWorkDim));
-      case Builtin::ToGlobal: return address_space_cast(b, call, llvm::Intrinsic::nvvm_isspacep_global);
-      case Builtin::ToLocal: return address_space_cast(b, call, llvm::Intrinsic::nvvm_isspacep_shared);
-      case Builtin::ToPrivate: return address_space_cast(b, call, llvm::Intrinsic::nvvm_isspacep_local);
-      case Builtin::GetFence: {
+      case WorkItemBuiltin::WorkDim: return b.CreateLoad(b.getInt32Ty(), b.CreateStructGEP(context_type_, context_, kWorkDim));
+      case WorkItemBuiltin::ToGlobal: return address_space_cast(b, call, llvm::Intrinsic::nvvm_isspacep_global);
+      case WorkItemBuiltin::ToLocal: return address_space_cast(b, call, llvm::Intrinsic::nvvm_isspacep_shared);
+      case WorkItemBuiltin::ToPrivate: return address_space_cast(b, call, llvm::Intrinsic::nvvm_isspacep_local);
+      case WorkItemBuiltin::GetFence: {
         // CLK_LOCAL_MEM_FENCE = 1, CLK_GLOBAL_MEM_FENCE = 2, and no fence for private memory.
         llvm::Value* pointer = call.getArgOperand(0);
         llvm::Value* local = is_in(b, pointer, llvm::Intrinsic::nvvm_isspacep_shared);
@@ -140,21 +137,21 @@ class BuiltinLowering {
       }
       default: break;
     }
-    const bool is_size = builtin == Builtin::LocalSize || builtin == Builtin::EnqueuedLocalSize ||
-                         builtin == Builtin::GlobalSize || builtin == Builtin::NumGroups;
+    const bool is_size = builtin == WorkItemBuiltin::LocalSize || builtin == WorkItemBuiltin::EnqueuedLocalSize ||
+                         builtin == WorkItemBuiltin::GlobalSize || builtin == WorkItemBuiltin::NumGroups;
     PerDimension value = [this, builtin](llvm::IRBuilder<>& b, unsigned d) -> llvm::Value* {
       switch (builtin) {
-        case Builtin::LocalId: return special(b, kThreadId, d);
-        case Builtin::LocalSize: return special(b, kBlockSize, d);
-        case Builtin::GroupId: return group_id(b, d);
-        case Builtin::GlobalId:
+        case WorkItemBuiltin::LocalId: return special(b, kThreadId, d);
+        case WorkItemBuiltin::LocalSize: return special(b, kBlockSize, d);
+        case WorkItemBuiltin::GroupId: return group_id(b, d);
+        case WorkItemBuiltin::GlobalId:
           return b.CreateAdd(b.CreateAdd(b.CreateMul(group_id(b, d), field(b, kEnqueuedLocalSize, d)),
                                          special(b, kThreadId, d)),
                              field(b, kGlobalOffset, d));
-        case Builtin::EnqueuedLocalSize: return field(b, kEnqueuedLocalSize, d);
-        case Builtin::GlobalSize: return field(b, kGlobalSize, d);
-        case Builtin::NumGroups: return field(b, kNumGroups, d);
-        case Builtin::GlobalOffset: return field(b, kGlobalOffset, d);
+        case WorkItemBuiltin::EnqueuedLocalSize: return field(b, kEnqueuedLocalSize, d);
+        case WorkItemBuiltin::GlobalSize: return field(b, kGlobalSize, d);
+        case WorkItemBuiltin::NumGroups: return field(b, kNumGroups, d);
+        case WorkItemBuiltin::GlobalOffset: return field(b, kGlobalOffset, d);
         default: return nullptr;
       }
     };
