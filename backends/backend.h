@@ -34,6 +34,9 @@ class Work {
   virtual const Operation& operation() const = 0;
   virtual void started() = 0;
   virtual void finished(cl_int status) = 0;
+  // Something the application should hear of beyond the status (a device lost to a
+  // faulting kernel): it goes to the context's notify callback. Before finished().
+  virtual void report_error(std::string_view /*message*/) {}
 
  protected:
   ~Work() = default;
@@ -56,6 +59,9 @@ class Device {
  public:
   virtual ~Device() = default;
   virtual const DeviceDescription& description() const = 0;
+  // CL_DEVICE_AVAILABLE: false once the device can run no more work (description().available
+  // is what it started with).
+  virtual bool available() const { return description().available != CL_FALSE; }
   // `host_ptr` is the application's memory for CL_MEM_USE_HOST_PTR, null otherwise.
   // Returns null when the device has no room.
   virtual std::unique_ptr<Memory> allocate(size_t size, void* host_ptr) = 0;

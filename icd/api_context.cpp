@@ -36,7 +36,11 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(const cl_context_pro
     std::vector<cl_device_id> ids(count);
     clGetDeviceIDs(Platform::instance().id(), device_type, count, ids.data(), nullptr);
     std::vector<Device*> members;
-    for (cl_device_id id : ids) members.push_back(lookup<Device>(id).get());
+    for (cl_device_id id : ids) {
+      Device* device = lookup<Device>(id).get();
+      if (device->backend().available()) members.push_back(device);
+    }
+    check(!members.empty(), CL_DEVICE_NOT_AVAILABLE);
     return publish<cl_context>(create_context(std::move(members), properties, pfn_notify, user_data));
   });
 }

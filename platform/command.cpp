@@ -160,6 +160,8 @@ void Command::submission_done(Queue& queue) {
 
 void Command::started() { event_->set_status(CL_RUNNING); }
 
+void Command::report_error(std::string_view message) { queue_->context().notify(std::string(message)); }
+
 void Command::finished(cl_int status) {
   if (spec_.on_finish) {
     try {

@@ -51,6 +51,7 @@ class Command final : public backend::Work, public EventListener {
   const backend::Operation& operation() const override { return spec_.operation; }
   void started() override;
   void finished(cl_int status) override;
+  void report_error(std::string_view message) override;
   void event_done(cl_int status) override;
 
  private:

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "platform/device.h"
 #include "platform/error.h"
 #include "platform/platform.h"
 
@@ -35,6 +36,7 @@ Ref<Context> create_context(std::vector<Device*> devices, const cl_context_prope
                             ContextNotify notify, void* user_data) {
   auto validated = context_properties(properties);
   check(notify || !user_data, CL_INVALID_VALUE);
+  for (const Device* device : devices) check(device->backend().available(), CL_DEVICE_NOT_AVAILABLE);
   return make<Context>(std::move(devices), std::move(validated), notify, user_data);
 }
 

@@ -95,19 +95,27 @@ bool Event::set_status(cl_int status) {
 }
 
 cl_int Event::wait() {
-  // Most waits are short (a small command on a GPU ends within microseconds): watching the
-  // status for a while answers sooner than sleeping and being woken up from an idle core.
+  // Most waits are short (a small command on a GPU ends within microseconds, a large copy
+  // within a few hundred): watching the status answers sooner than sleeping and being woken
+  // from an idle core, which costs tens of microseconds in a virtual machine. First a tight
+  // watch, then one that yields the core between looks, then sleep.
   // Not on a machine of one or two hardware threads: there the watcher would take the core
   // the command needs (with other work running, round trips became several times slower).
-  constexpr auto kWatch = std::chrono::microseconds(50);
+  constexpr auto kTightWatch = std::chrono::microseconds(50);
+  constexpr auto kYieldingWatch = std::chrono::microseconds(2000);
   static const bool watch = std::thread::hardware_concurrency() > 2;
   if (watch && !final_.load(std::memory_order_acquire)) {
-    const auto until = std::chrono::steady_clock::now() + kWatch;
+    const auto start = std::chrono::steady_clock::now();
     for (unsigned i = 1; !final_.load(std::memory_order_acquire); ++i) {
+      if (i % 64 != 0) {
 #if defined(__x86_64__) || defined(__i386__)
-      __builtin_ia32_pause();
+        __builtin_ia32_pause();
 #endif
-      if (i % 64 == 0 && std::chrono::steady_clock::now() > until) break;
+        continue;
+      }
+      const auto waited = std::chrono::steady_clock::now() - start;
+      if (waited > kYieldingWatch) break;
+      if (waited > kTightWatch) std::this_thread::yield();
     }
   }
   std::unique_lock lock(mutex_);

@@ -1,6 +1,7 @@
 #include "backends/cuda/cuda_completion.h"
 
 #include <chrono>
+#include <thread>
 
 #include "backends/cuda/cuda_execute.h"
 #include "backends/cuda/debug_log.h"
@@ -11,9 +12,11 @@ namespace {
 // Commands often come back to back (the next is submitted when this one finishes): a
 // short spin catches them without the cost of sleeping and being woken.
 constexpr auto kIdleSpin = std::chrono::microseconds(50);
-// Most stream work is short: watching an event catches its end within a microsecond or so,
-// sleeping on it (CU_EVENT_BLOCKING_SYNC) costs a wake-up but no processor.
-constexpr auto kEventSpin = std::chrono::microseconds(200);
+// Most stream work is short: watching an event catches its end within a microsecond or so;
+// sleeping on it (CU_EVENT_BLOCKING_SYNC) costs no processor but a wake-up of tens of
+// microseconds in a virtual machine. Past kTightSpin the watcher yields between looks.
+constexpr auto kEventSpin = std::chrono::microseconds(2000);
+constexpr auto kTightSpin = std::chrono::microseconds(50);
 // While the stream is far behind its submitter, every few items carry a checkpoint event,
 // so that the first of a long run of queued items finishes when it is done, not when the
 // whole run is. Below that depth the completion thread keeps up and records one event per
@@ -27,14 +30,18 @@ void pause() {
 #endif
 }
 
-// Spins until `done()` or `limit` has passed; true when done.
+// Spins until `done()` or `limit` has passed, yielding the core between looks after
+// kTightSpin; true when done.
 template <class Done>
 bool spin_until(Done done, std::chrono::microseconds limit) {
-  const auto until = std::chrono::steady_clock::now() + limit;
+  const auto start = std::chrono::steady_clock::now();
   for (unsigned i = 1;; ++i) {
     if (done()) return true;
     pause();
-    if (i % 64 == 0 && std::chrono::steady_clock::now() > until) return done();
+    if (i % 64 != 0) continue;
+    const auto waited = std::chrono::steady_clock::now() - start;
+    if (waited > limit) return done();
+    if (waited > kTightSpin) std::this_thread::yield();
   }
 }
 
@@ -132,7 +139,7 @@ cl_int CompletionQueue::wait_for(CUevent event) {
   spin_until([&] { return (result = driver.cuEventQuery(event)) != CUDA_ERROR_NOT_READY; }, kEventSpin);
   // A fault anywhere in the context (CUDA_ERROR_ILLEGAL_ADDRESS...) shows up here.
   if (result == CUDA_ERROR_NOT_READY) result = driver.cuEventSynchronize(event);
-  return result == CUDA_SUCCESS ? CL_SUCCESS : CL_OUT_OF_RESOURCES;
+  return status_of(result);
 }
 
 cl_int CompletionQueue::wait_for_stream() {
@@ -141,10 +148,10 @@ cl_int CompletionQueue::wait_for_stream() {
     std::lock_guard lock(mutex_);
     event = take_event_locked();
   } catch (const CudaError&) {
-    return context_->driver().cuStreamSynchronize(stream_) == CUDA_SUCCESS ? CL_SUCCESS : CL_OUT_OF_RESOURCES;
+    return status_of(context_->driver().cuStreamSynchronize(stream_));
   }
-  cl_int status = context_->driver().cuEventRecord(event, stream_) == CUDA_SUCCESS ? wait_for(event)
-                                                                                    : CL_OUT_OF_RESOURCES;
+  const CUresult recorded = context_->driver().cuEventRecord(event, stream_);
+  cl_int status = recorded == CUDA_SUCCESS ? wait_for(event) : status_of(recorded);
   std::lock_guard lock(mutex_);
   free_events_.push_back(event);
   return status;
@@ -162,7 +169,9 @@ cl_int CompletionQueue::wait_through(const std::vector<Item>& batch, size_t inde
   covered = batch.size();
   // While nothing new is pushed, the stream running dry is the sign, and watching it needs
   // no event recorded first (the common case of one command and a wait for it). New work
-  // would keep it busy longer: then an event marks where this batch ends.
+  // would keep it busy longer: then an event marks where this batch ends. (Recording that
+  // event, or polling the stream, while the submitter launches slows both: they take the
+  // same lock in the driver.)
   const CudaDriver& driver = context_->driver();
   CUresult result = CUDA_ERROR_NOT_READY;
   spin_until(
@@ -172,8 +181,20 @@ cl_int CompletionQueue::wait_through(const std::vector<Item>& batch, size_t inde
         return result != CUDA_ERROR_NOT_READY;
       },
       kEventSpin);
-  if (result != CUDA_ERROR_NOT_READY) return result == CUDA_SUCCESS ? CL_SUCCESS : CL_OUT_OF_RESOURCES;
+  if (result != CUDA_ERROR_NOT_READY) return status_of(result);
   return wait_for_stream();
+}
+
+cl_int CompletionQueue::status_of(CUresult result) const {
+  if (result == CUDA_SUCCESS) return CL_SUCCESS;
+  context_->note_result(result);
+  return CL_OUT_OF_RESOURCES;
+}
+
+void CompletionQueue::report_loss(Work& work) {
+  if (loss_reported_ || !context_->lost()) return;
+  loss_reported_ = true;
+  work.report_error(context_->loss_message());
 }
 
 cl_int CompletionQueue::run_deferred(Work& work) {
@@ -227,6 +248,7 @@ void CompletionQueue::finish_batch(std::vector<Item>& batch) {
         break;
     }
     outstanding_.fetch_sub(1, std::memory_order_release);
+    if (status < 0) report_loss(*item.work);
     item.work->finished(status);
   }
   std::lock_guard lock(mutex_);

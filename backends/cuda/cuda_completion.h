@@ -81,6 +81,10 @@ class CompletionQueue {
   // Watches `event` for a while, then sleeps on it.
   cl_int wait_for(CUevent event);
   cl_int run_deferred(Work& work);
+  // CL_SUCCESS, or CL_OUT_OF_RESOURCES after noting a lost context.
+  cl_int status_of(CUresult result) const;
+  // The first work that fails once the context is lost tells the application why.
+  void report_loss(Work& work);
   // From a pool of reusable events; mutex_ held, the context current.
   CUevent take_event_locked();
 
@@ -96,6 +100,7 @@ class CompletionQueue {
   std::atomic<size_t> queued_{0};     // items_.size(), readable without the lock
   std::atomic<size_t> outstanding_{0};  // pushed and not yet finished
   std::atomic<unsigned> gated_{0};    // Host and Deferred items not yet handled
+  bool loss_reported_ = false;        // completion thread only
   std::thread thread_;
 };
 

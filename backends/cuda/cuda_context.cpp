@@ -38,6 +38,22 @@ void CudaContext::make_current() {
   check(driver_->cuCtxSetCurrent(context_), "cuCtxSetCurrent");
 }
 
+bool CudaContext::note_result(CUresult result) const {
+  if (!is_context_lost_error(result)) return false;
+  CUresult none = CUDA_SUCCESS;
+  lost_.compare_exchange_strong(none, result, std::memory_order_acq_rel);
+  return true;
+}
+
+std::string CudaContext::loss_message() const {
+  const CUresult result = lost_.load(std::memory_order_acquire);
+  if (result == CUDA_SUCCESS) return {};
+  return "cucl: CUDA device " + std::to_string(device_) + " can run no more work in this process: " +
+         driver_->describe(result) +
+         " (a kernel accessed memory out of bounds or trapped). Its commands end with CL_OUT_OF_RESOURCES "
+         "and CL_DEVICE_AVAILABLE is now CL_FALSE; other devices keep working.";
+}
+
 FillKernels& CudaContext::fill_kernels() {
   std::lock_guard lock(kernels_mutex_);
   if (!fill_kernels_) fill_kernels_ = std::make_unique<FillKernels>(*driver_);

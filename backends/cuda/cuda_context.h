@@ -3,8 +3,10 @@
 // staging buffers, the fill kernels, and the registry of application memory.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
+#include <string>
 
 #include "backends/cuda/cuda_driver.h"
 #include "backends/cuda/cuda_host_registry.h"
@@ -28,8 +30,20 @@ class CudaContext {
   // Makes the primary context current on the calling thread (retaining it the first
   // time). Every thread calls this before it calls the driver. Throws CudaError.
   void make_current();
-  // Throws CudaError unless `result` is CUDA_SUCCESS.
-  void check(CUresult result, const char* call) const { check_cuda(*driver_, result, call); }
+  // Throws CudaError unless `result` is CUDA_SUCCESS (noting a loss, see note_result).
+  void check(CUresult result, const char* call) const {
+    if (result != CUDA_SUCCESS) {
+      note_result(result);
+      check_cuda(*driver_, result, call);
+    }
+  }
+  // Remembers the first result that leaves the context unusable (is_context_lost_error);
+  // true when `result` is one.
+  bool note_result(CUresult result) const;
+  // A kernel faulted: nothing more can run here (work fails at once, without the driver).
+  bool lost() const { return lost_.load(std::memory_order_acquire) != CUDA_SUCCESS; }
+  // For the application's notify callback; empty while not lost.
+  std::string loss_message() const;
 
   HostRegistry& host_registry() { return *registry_; }
   StagingPool& staging() { return *staging_; }
@@ -48,6 +62,7 @@ class CudaContext {
   std::unique_ptr<StagingPool> staging_;
   std::mutex kernels_mutex_;
   std::unique_ptr<FillKernels> fill_kernels_;
+  mutable std::atomic<CUresult> lost_{CUDA_SUCCESS};
 };
 
 }  // namespace cucl::backend::cuda

@@ -17,6 +17,7 @@ CudaDevice::CudaDevice(std::shared_ptr<CudaContext> context, NvptxTarget target,
       printf_buffers_(std::make_shared<PrintfBuffers>(context_)) {}
 
 std::unique_ptr<Memory> CudaDevice::allocate(size_t size, void* host_ptr) {
+  if (context_->lost()) return nullptr;
   return CudaMemory::create(context_, size, host_ptr);
 }
 
@@ -36,6 +37,10 @@ CodegenResult CudaDevice::generate_code(std::string_view bitcode, const CodegenO
 }
 
 std::unique_ptr<LoadedProgram> CudaDevice::load_program(std::string_view native, std::string& error) {
+  if (context_->lost()) {
+    error = context_->loss_message();
+    return nullptr;
+  }
   return load_cuda_program(context_, printf_buffers_, native, description_.compiler.code_target, error);
 }
 

@@ -17,6 +17,8 @@ class CudaDevice final : public Device {
  public:
   CudaDevice(std::shared_ptr<CudaContext> context, NvptxTarget target, DeviceDescription description);
   const DeviceDescription& description() const override { return description_; }
+  // False once a kernel has faulted (CudaContext::lost).
+  bool available() const override { return !context_->lost(); }
   std::unique_ptr<Memory> allocate(size_t size, void* host_ptr) override;
   std::unique_ptr<Stream> create_stream() override;
   // The host's steady clock (see the .cpp).

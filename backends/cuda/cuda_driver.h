@@ -42,6 +42,11 @@ struct CudaDriver {
 // no driver, it is too old, or cuInit fails (no GPU, driver/kernel module mismatch).
 std::shared_ptr<const CudaDriver> load_cuda_driver(std::string& why_not);
 
+// Errors after which the process's CUDA contexts stay unusable: a kernel faulted or
+// trapped. On an H100 with driver 580 every later call failed the same way, cuCtxCreate and
+// cuDevicePrimaryCtxReset + retain included (NVIDIA: the process must be restarted).
+bool is_context_lost_error(CUresult result);
+
 // A failed driver call. Work that meets one ends with a negative status.
 class CudaError : public std::runtime_error {
  public:

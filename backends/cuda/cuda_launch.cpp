@@ -306,7 +306,10 @@ Enqueued enqueue_kernel_launch(CudaContext& context, CUstream stream, const op::
                          launch_context);
   const CUresult launched = launch_range(launcher, launch_context);
   enqueued = enqueued || launcher.launched();
-  if (launched != CUDA_SUCCESS) return fail(launch_status(launched));
+  if (launched != CUDA_SUCCESS) {
+    context.note_result(launched);
+    return fail(launch_status(launched));
+  }
 
   if (PrintfBuffers::Slot* buffer = printf_slot.get()) {
     // The whole buffer comes back: how much the kernel used is known only on the device.

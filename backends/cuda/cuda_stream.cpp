@@ -37,6 +37,10 @@ void CudaStream::submit(Work& work) {
   }
   cl_int status = CL_OUT_OF_RESOURCES;
   Kind kind = Kind::Done;
+  if (context_->lost()) {  // the driver would fail it too (or, waiting for the stream, hang)
+    completion_->push(work, status, kind);
+    return;
+  }
   try {
     context_->make_current();
     // After a host function or deferred work that has not run yet, and where the enqueue
