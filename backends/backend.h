@@ -53,6 +53,11 @@ class Stream {
   // then hands each command over as soon as the previous one has been submitted, without
   // waiting for it to finish.
   virtual bool runs_in_submission_order() const { return false; }
+  // A thread is about to wait for work of this stream (clFinish, clWaitForEvents, a blocking
+  // command), until wait_ended(): a stream that watches its work lazily, to stay out of its
+  // submitter's way, watches closely meanwhile.
+  virtual void wait_began() {}
+  virtual void wait_ended() {}
 };
 
 class Device {

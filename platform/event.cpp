@@ -104,7 +104,18 @@ cl_int Event::wait() {
   constexpr auto kTightWatch = std::chrono::microseconds(50);
   constexpr auto kYieldingWatch = std::chrono::microseconds(2000);
   static const bool watch = std::thread::hardware_concurrency() > 2;
-  if (watch && !final_.load(std::memory_order_acquire)) {
+  if (final_.load(std::memory_order_acquire)) return status();
+  // The queue's stream learns that someone waits (it may watch its work lazily otherwise).
+  struct WaitNotice {
+    backend::Stream* stream;
+    explicit WaitNotice(backend::Stream* s) : stream(s) {
+      if (stream) stream->wait_began();
+    }
+    ~WaitNotice() {
+      if (stream) stream->wait_ended();
+    }
+  } notice(queue_ ? &queue_->stream() : nullptr);
+  if (watch) {
     const auto start = std::chrono::steady_clock::now();
     for (unsigned i = 1; !final_.load(std::memory_order_acquire); ++i) {
       if (i % 64 != 0) {

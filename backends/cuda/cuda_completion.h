@@ -9,10 +9,12 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -50,6 +52,9 @@ class CompletionQueue {
   bool gated() const { return gated_.load(std::memory_order_acquire) != 0; }
   // Items pushed and not yet finished: their work may still be on the stream.
   bool busy() const { return outstanding_.load(std::memory_order_acquire) != 0; }
+  // Someone waits for this stream's work: watch it closely (see wait_through).
+  void wait_began() { waiters_.fetch_add(1, std::memory_order_acq_rel); }
+  void wait_ended() { waiters_.fetch_sub(1, std::memory_order_acq_rel); }
   // The thread finishes what is queued and ends. Callable from the thread itself (the last
   // finished() may release the stream that owns this queue).
   void stop();
@@ -69,13 +74,16 @@ class CompletionQueue {
   void append(std::unique_lock<std::mutex>& lock, const Item& item);
   // A checkpoint event recorded now, or null; the context is current.
   CUevent record_checkpoint_locked();
-  // Waits for items (or stop()) and moves every queued one into `batch`; false when
-  // stopped with nothing left.
+  // Moves every queued item to the end of `batch`: at once when `batch` still holds an
+  // unfinished tail, else after waiting for items (or stop()); false when stopped with
+  // nothing left.
   bool take_all(std::vector<Item>& batch);
+  // Finishes the items of `batch` in order; those it cannot finish yet stay in it.
   void finish_batch(std::vector<Item>& batch);
   // Waits until the stream has passed batch[index]; sets `covered` to the first item that
-  // wait does not cover. Returns the wait's status.
-  cl_int wait_through(const std::vector<Item>& batch, size_t index, size_t& covered);
+  // wait does not cover. Returns the wait's status, or nothing when newer items arrived
+  // first and the wait should cover them too.
+  std::optional<cl_int> wait_through(const std::vector<Item>& batch, size_t index, size_t& covered);
   // Records an event on the stream now and waits for it.
   cl_int wait_for_stream();
   // Watches `event` for a while, then sleeps on it.
@@ -100,7 +108,11 @@ class CompletionQueue {
   std::atomic<size_t> queued_{0};     // items_.size(), readable without the lock
   std::atomic<size_t> outstanding_{0};  // pushed and not yet finished
   std::atomic<unsigned> gated_{0};    // Host and Deferred items not yet handled
-  bool loss_reported_ = false;        // completion thread only
+  std::atomic<unsigned> waiters_{0};  // threads in wait_began() .. wait_ended()
+  // Completion thread only:
+  bool loss_reported_ = false;
+  std::chrono::steady_clock::time_point last_take_{};   // when items last arrived
+  std::chrono::steady_clock::time_point tail_since_{};  // when the unfinished tail's wait began
   std::thread thread_;
 };
 

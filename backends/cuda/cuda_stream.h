@@ -19,6 +19,8 @@ class CudaStream final : public Stream {
   void submit(Work& work) override;
   // The CUDA stream runs its work in order, host functions included (cuda_completion.h).
   bool runs_in_submission_order() const override { return true; }
+  void wait_began() override { completion_->wait_began(); }
+  void wait_ended() override { completion_->wait_ended(); }
 
  private:
   std::shared_ptr<CudaContext> context_;
