@@ -71,6 +71,34 @@ constexpr const char* kSpecConstantKernel = R"(
                OpFunctionEnd
 )";
 
+// A kernel that negates io[0] through an unnamed function marked DontInline: the SPIR-V
+// translator puts noinline on the call too (as in the CTS's op_function_noinline).
+constexpr const char* kDontInlineKernel = R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %kernel "negate_through_call"
+      %float = OpTypeFloat 32
+       %void = OpTypeVoid
+  %ptr_cross = OpTypePointer CrossWorkgroup %float
+  %kernel_fn = OpTypeFunction %void %ptr_cross
+  %negate_fn = OpTypeFunction %float %float
+     %negate = OpFunction %float DontInline %negate_fn
+          %x = OpFunctionParameter %float
+     %negate_entry = OpLabel
+    %negated = OpFNegate %float %x
+               OpReturnValue %negated
+               OpFunctionEnd
+     %kernel = OpFunction %void None %kernel_fn
+         %io = OpFunctionParameter %ptr_cross
+      %entry = OpLabel
+      %value = OpLoad %float %io Aligned 4
+     %result = OpFunctionCall %float %negate %value
+               OpStore %io %result Aligned 4
+               OpReturn
+               OpFunctionEnd
+)";
+
 bool lists_spirv(cl_device_id device) {
   return device_string(device, CL_DEVICE_IL_VERSION).find("SPIR-V_1.0") != std::string::npos;
 }
@@ -192,6 +220,25 @@ TEST_P(ProgramWithIL, SourceProgramsHaveNoIL) {
   size_t size = 99;
   ASSERT_EQ(clGetProgramInfo(program.program(), CL_PROGRAM_IL, 0, nullptr, &size), CL_SUCCESS);
   EXPECT_EQ(size, 0u);
+}
+
+TEST_P(ProgramWithIL, DontInlineFunctionsAreCalledCorrectly) {
+  const std::string il = spirv_from_assembly(kDontInlineKernel);
+  ASSERT_FALSE(il.empty());
+  cl_program program = create(il);
+  ASSERT_NE(program, nullptr);
+  ASSERT_EQ(clBuildProgram(program, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS)
+      << build_log(program, env.device);
+  cl_int status = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program, "negate_through_call", &status);
+  ASSERT_EQ(status, CL_SUCCESS);
+  const cl_float value = 2.5f;
+  DeviceBuffer io(env.context, sizeof value, &value);
+  set_args(kernel, io.get());
+  run_1d(env.queue, kernel, 1);
+  EXPECT_EQ(read_buffer<cl_float>(env.queue, io.get(), 1)[0], -2.5f);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryDevice, ProgramWithIL, ::testing::ValuesIn(all_devices()), device_name);

@@ -98,7 +98,10 @@ std::vector<llvm::Function*> prepare_kernels_for_inlining(llvm::Module& module) 
   for (llvm::Function& function : module) {
     for (llvm::BasicBlock& block : function) {
       for (llvm::Instruction& instruction : block) {
-        if (auto* call = llvm::dyn_cast<llvm::CallBase>(&instruction)) call->setCallingConv(llvm::CallingConv::C);
+        if (auto* call = llvm::dyn_cast<llvm::CallBase>(&instruction)) {
+          call->setCallingConv(llvm::CallingConv::C);
+          call->removeFnAttr(llvm::Attribute::NoInline);  // SPIR-V DontInline marks the call too
+        }
       }
     }
     if (function.isDeclaration()) function.setCallingConv(llvm::CallingConv::C);

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include "backends/cuda/codegen/nvptx_codegen.h"
 #include "backends/cuda/nvptx_program.h"
 #include "platform/compiler/frontend.h"
+#include "platform/compiler/spirv_reader.h"
 
 namespace {
 
@@ -246,6 +248,52 @@ TEST(NvptxCodegen, OpenCL12ProgramsCompile) {
   const CodegenResult result = compile(kSamples[3].source, "CL1.2");
   ASSERT_TRUE(result.ok) << result.log;
   EXPECT_TRUE(ptxas_accepts(decoded(result).ptx));
+}
+
+// SPIR-V's DontInline puts noinline on the call as well as on the function; the code
+// generator inlines everything into the kernel entry all the same (CTS op_function_noinline).
+TEST(NvptxCodegen, DontInlineCallsFromSpirvAreInlined) {
+  SKIP_WITHOUT_PTXAS();
+  const auto dir = std::filesystem::temp_directory_path() / ("cucl-spv-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "k.spvasm") << R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %kernel "negate_through_call"
+      %float = OpTypeFloat 32
+       %void = OpTypeVoid
+  %ptr_cross = OpTypePointer CrossWorkgroup %float
+  %kernel_fn = OpTypeFunction %void %ptr_cross
+  %negate_fn = OpTypeFunction %float %float
+     %negate = OpFunction %float DontInline %negate_fn
+          %x = OpFunctionParameter %float
+%negate_entry = OpLabel
+    %negated = OpFNegate %float %x
+               OpReturnValue %negated
+               OpFunctionEnd
+     %kernel = OpFunction %void None %kernel_fn
+         %io = OpFunctionParameter %ptr_cross
+      %entry = OpLabel
+      %value = OpLoad %float %io Aligned 4
+     %result = OpFunctionCall %float %negate %value
+               OpStore %io %result Aligned 4
+               OpReturn
+               OpFunctionEnd
+)";
+  const std::string assemble = "spirv-as --target-env spv1.0 " + (dir / "k.spvasm").string() + " -o " +
+                               (dir / "k.spv").string();
+  ASSERT_EQ(std::system(assemble.c_str()), 0) << assemble;
+  std::ifstream in(dir / "k.spv", std::ios::binary);
+  const std::string il((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::filesystem::remove_all(dir);
+  const cucl::compiler::FrontendResult front = cucl::compiler::translate_spirv(il, {});
+  ASSERT_TRUE(front.ok) << front.log;
+  const CodegenResult result = cucl::backend::cuda::generate_nvptx_code(front.bitcode, {}, kTarget);
+  ASSERT_TRUE(result.ok) << result.log;
+  const auto program = decoded(result);
+  EXPECT_EQ(program.ptx.find("call."), std::string::npos) << program.ptx;
+  EXPECT_TRUE(ptxas_accepts(program.ptx));
 }
 
 TEST(NvptxProgramFormat, RejectsOtherTargetsAndDamage) {
