@@ -89,6 +89,12 @@ class Event final : public Object {
   std::vector<PendingCallback> callbacks_;
   std::vector<EventListener*> listeners_;
   std::array<cl_ulong, 5> timestamps_{};
+
+  // Links in its queue's list of unfinished commands (guarded by the queue's mutex).
+  friend class UnfinishedEvents;
+  Event* unfinished_prev_ = nullptr;
+  Event* unfinished_next_ = nullptr;
+  bool unfinished_ = false;
 };
 
 }  // namespace cucl

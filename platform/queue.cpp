@@ -33,8 +33,7 @@ Ref<Event> Queue::enqueue(CommandSpec spec, const std::vector<Ref<Event>>& wait_
 
 void Queue::order(Command& command, Event* event, const std::vector<Ref<Event>>& wait_list, Ordering ordering) {
   // Nothing may throw once listeners point at the command, so the insertion comes first.
-  // (Not reserve(size() + 1) before it: that rehashes whenever the set has shrunk.)
-  unfinished_.insert(event);
+  unfinished_.push_back(event);
   event->hold();
   for (const auto& dependency : wait_list) command.depend_on(*dependency);
   if (pipelined_) {
@@ -46,9 +45,9 @@ void Queue::order(Command& command, Event* event, const std::vector<Ref<Event>>&
   } else {
     if (barrier_) command.follow(*barrier_);
     if (ordering != Ordering::Normal && wait_list.empty()) {
-      for (Event* earlier : unfinished_) {
+      unfinished_.for_each([&](Event* earlier) {
         if (earlier != event) command.follow(*earlier);
-      }
+      });
     }
     if (ordering == Ordering::Barrier) barrier_ = event;
   }
@@ -75,7 +74,7 @@ void Queue::finish() {
   {
     std::lock_guard lock(mutex_);
     waiting.reserve(unfinished_.size());
-    for (Event* event : unfinished_) waiting.emplace_back(event);
+    unfinished_.for_each([&](Event* event) { waiting.emplace_back(event); });
   }
   for (auto& event : waiting) event->wait();
 }

@@ -4,7 +4,6 @@
 
 #include <memory>
 #include <mutex>
-#include <unordered_set>
 #include <vector>
 
 #include "backends/backend.h"
@@ -12,6 +11,7 @@
 #include "platform/command.h"
 #include "platform/context.h"
 #include "platform/event.h"
+#include "platform/unfinished_events.h"
 
 namespace cucl {
 
@@ -72,7 +72,7 @@ class Queue final : public Object {
   bool pipelined_;
 
   std::mutex mutex_;
-  std::unordered_set<Event*> unfinished_;  // each holds its event
+  UnfinishedEvents unfinished_;            // each holds its event
   Event* last_ = nullptr;                  // in-order: the newest unfinished command
   Event* barrier_ = nullptr;               // out-of-order: the newest unfinished barrier
   Command* unsubmitted_ = nullptr;         // pipelined: the newest command not yet submitted
