@@ -70,17 +70,29 @@ LaunchArguments prepare_arguments(const op::LaunchKernel& launch, const HostKern
 }
 
 // The calling thread's stack, where the work-items of a loop-mode group keep private memory.
+// A thread's stack never moves, so each thread asks once: pthread_getattr_np costs a
+// sched_getaffinity call (and a read of /proc/self/maps on the main thread), which was a
+// few percent of every small launch.
 void thread_stack(char*& low, char*& high) {
-  low = high = nullptr;
-  pthread_attr_t attributes;
-  if (pthread_getattr_np(pthread_self(), &attributes) != 0) return;
-  void* base = nullptr;
-  size_t size = 0;
-  if (pthread_attr_getstack(&attributes, &base, &size) == 0) {
-    low = static_cast<char*>(base);
-    high = low + size;
-  }
-  pthread_attr_destroy(&attributes);
+  struct Range {
+    char* low = nullptr;
+    char* high = nullptr;
+  };
+  thread_local const Range range = [] {
+    Range found;
+    pthread_attr_t attributes;
+    if (pthread_getattr_np(pthread_self(), &attributes) != 0) return found;
+    void* base = nullptr;
+    size_t size = 0;
+    if (pthread_attr_getstack(&attributes, &base, &size) == 0) {
+      found.low = static_cast<char*>(base);
+      found.high = found.low + size;
+    }
+    pthread_attr_destroy(&attributes);
+    return found;
+  }();
+  low = range.low;
+  high = range.high;
 }
 
 // Work-groups along dimension `d`, the last one possibly smaller.
