@@ -4,6 +4,9 @@
 #include "measurements.h"
 #include "options.h"
 #include "table.h"
+#if CUCL_BENCH_CUDA_REFERENCE
+#include "cuda_driver_reference.h"
+#endif
 
 #include <CL/cl_ext.h>
 
@@ -99,6 +102,15 @@ int main(int argc, char** argv) {
       failed = true;
     }
   }
+
+#if CUCL_BENCH_CUDA_REFERENCE
+  if (matches("CUDA driver", options->platform_filter) && matches("cuda/gpu0", options->device_filter)) {
+    std::fprintf(stderr, "cucl-bench: measuring cuda/gpu0 (the CUDA driver API) ...\n");
+    if (auto column = cuda_driver_reference(report.settings, report.settings.max_buffer_bytes)) {
+      report.columns.push_back(std::move(*column));
+    }
+  }
+#endif
 
   if (options->csv)
     print_csv(report, stdout);

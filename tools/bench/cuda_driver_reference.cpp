@@ -1,0 +1,239 @@
+#include "cuda_driver_reference.h"
+
+#include <cuda.h>
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <type_traits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace bench {
+namespace {
+
+// An empty kernel and a float4 copy, in the oldest PTX every CUDA 12+ driver reads.
+constexpr const char* kPtx = R"PTX(
+.version 7.0
+.target sm_50
+.address_size 64
+.visible .entry empty() { ret; }
+.visible .entry copy4(.param .u64 in, .param .u64 out) {
+  .reg .b32 %r<4>;
+  .reg .f32 %f<5>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %ntid.x;
+  mov.u32 %r3, %tid.x;
+  mad.wide.u32 %rd3, %r1, %r2, 0;
+  cvt.u64.u32 %rd4, %r3;
+  add.s64 %rd5, %rd3, %rd4;
+  shl.b64 %rd5, %rd5, 4;
+  add.s64 %rd6, %rd1, %rd5;
+  add.s64 %rd7, %rd2, %rd5;
+  ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd6];
+  st.global.v4.f32 [%rd7], {%f1, %f2, %f3, %f4};
+  ret;
+}
+)PTX";
+
+// The driver entry points used here, looked up by their exported (versioned) names.
+struct Driver {
+  void* library = nullptr;
+  CUresult (*cuInit)(unsigned);
+  CUresult (*cuDeviceGet)(CUdevice*, int);
+  CUresult (*cuDeviceGetName)(char*, int, CUdevice);
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext*, CUdevice);
+  CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
+  CUresult (*cuCtxSetCurrent)(CUcontext);
+  CUresult (*cuStreamCreate)(CUstream*, unsigned);
+  CUresult (*cuStreamDestroy)(CUstream);
+  CUresult (*cuStreamSynchronize)(CUstream);
+  CUresult (*cuMemAlloc)(CUdeviceptr*, size_t);
+  CUresult (*cuMemFree)(CUdeviceptr);
+  CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void*, size_t, CUstream);
+  CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void*, size_t);
+  CUresult (*cuMemcpyDtoH)(void*, CUdeviceptr, size_t);
+  CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+  CUresult (*cuModuleLoadData)(CUmodule*, const void*);
+  CUresult (*cuModuleUnload)(CUmodule);
+  CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                             CUstream, void**, void**);
+
+  // False when there is no driver or a symbol is missing.
+  bool load() {
+    library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!library) return false;
+    bool complete = true;
+    auto find = [&](auto& entry, const char* name) {
+      entry = reinterpret_cast<std::remove_reference_t<decltype(entry)>>(dlsym(library, name));
+      complete = complete && entry != nullptr;
+    };
+    find(cuInit, "cuInit");
+    find(cuDeviceGet, "cuDeviceGet");
+    find(cuDeviceGetName, "cuDeviceGetName");
+    find(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
+    find(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2");
+    find(cuCtxSetCurrent, "cuCtxSetCurrent");
+    find(cuStreamCreate, "cuStreamCreate");
+    find(cuStreamDestroy, "cuStreamDestroy_v2");
+    find(cuStreamSynchronize, "cuStreamSynchronize");
+    find(cuMemAlloc, "cuMemAlloc_v2");
+    find(cuMemFree, "cuMemFree_v2");
+    find(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
+    find(cuMemcpyHtoD, "cuMemcpyHtoD_v2");
+    find(cuMemcpyDtoH, "cuMemcpyDtoH_v2");
+    find(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2");
+    find(cuModuleLoadData, "cuModuleLoadData");
+    find(cuModuleUnload, "cuModuleUnload");
+    find(cuModuleGetFunction, "cuModuleGetFunction");
+    find(cuLaunchKernel, "cuLaunchKernel");
+    return complete;
+  }
+  ~Driver() {
+    if (library) dlclose(library);
+  }
+};
+
+void check(CUresult result, const char* call) {
+  if (result != CUDA_SUCCESS) throw std::runtime_error(std::string(call) + " failed: CUDA error " + std::to_string(result));
+}
+#define BENCH_CU(call) check(driver.call, #call)
+
+// The device's primary context, current on this thread, with one non-blocking stream.
+class CudaSession {
+ public:
+  explicit CudaSession(const Driver& d) : driver(d) {
+    BENCH_CU(cuDeviceGet(&device, 0));
+    BENCH_CU(cuDevicePrimaryCtxRetain(&context, device));
+    BENCH_CU(cuCtxSetCurrent(context));
+    BENCH_CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  }
+  ~CudaSession() {
+    driver.cuStreamDestroy(stream);
+    driver.cuDevicePrimaryCtxRelease(device);
+  }
+  CudaSession(const CudaSession&) = delete;
+  CudaSession& operator=(const CudaSession&) = delete;
+
+  const Driver& driver;
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  CUstream stream = nullptr;
+};
+
+// A module unloaded on scope exit.
+class Module {
+ public:
+  Module(const Driver& d, const char* image) : driver(d) { BENCH_CU(cuModuleLoadData(&module, image)); }
+  ~Module() { driver.cuModuleUnload(module); }
+  Module(const Module&) = delete;
+  Module& operator=(const Module&) = delete;
+  CUfunction function(const char* name) const {
+    CUfunction function = nullptr;
+    BENCH_CU(cuModuleGetFunction(&function, module, name));
+    return function;
+  }
+  const Driver& driver;
+  CUmodule module = nullptr;
+};
+
+// Device memory freed on scope exit.
+class DeviceMemory {
+ public:
+  DeviceMemory(const Driver& d, size_t bytes) : driver(d) { BENCH_CU(cuMemAlloc(&pointer, bytes)); }
+  ~DeviceMemory() { driver.cuMemFree(pointer); }
+  DeviceMemory(const DeviceMemory&) = delete;
+  DeviceMemory& operator=(const DeviceMemory&) = delete;
+  const Driver& driver;
+  CUdeviceptr pointer = 0;
+};
+
+void measure(const Driver& driver, const Settings& settings, std::size_t bytes, Cells& cells) {
+  CudaSession session(driver);
+  CUstream stream = session.stream;
+  const int n = settings.enqueue_count;
+
+  DeviceMemory word(driver, sizeof(unsigned));
+  const unsigned pattern = 0x5a5a5a5a;
+  double seconds = median_seconds(settings.repetitions, [&] {
+    for (int i = 0; i < n; ++i) BENCH_CU(cuMemcpyHtoDAsync(word.pointer, &pattern, sizeof pattern, stream));
+    BENCH_CU(cuStreamSynchronize(stream));
+  });
+  cells[kEnqueueThroughput].value = seconds * 1e6 / n;
+  seconds = median_seconds(settings.repetitions, [&] {
+    for (int i = 0; i < settings.round_trips; ++i) {
+      BENCH_CU(cuMemcpyHtoDAsync(word.pointer, &pattern, sizeof pattern, stream));
+      BENCH_CU(cuStreamSynchronize(stream));
+    }
+  });
+  cells[kRoundTrip].value = seconds * 1e6 / settings.round_trips;
+
+  cells[kBufferSize].value = static_cast<double>(bytes) / (1024.0 * 1024.0);
+  std::vector<unsigned char> host(bytes);
+  for (std::size_t i = 0; i < bytes; ++i) host[i] = static_cast<unsigned char>(i * 7);
+  DeviceMemory src(driver, bytes), dst(driver, bytes);
+  BENCH_CU(cuMemcpyHtoD(src.pointer, host.data(), bytes));
+  seconds = median_seconds(settings.repetitions, [&] {
+    BENCH_CU(cuMemcpyDtoDAsync(dst.pointer, src.pointer, bytes, stream));
+    BENCH_CU(cuStreamSynchronize(stream));
+  });
+  cells[kCopyBandwidth].value = 2.0 * bytes / seconds / 1e9;
+  seconds = median_seconds(settings.repetitions, [&] { BENCH_CU(cuMemcpyHtoD(src.pointer, host.data(), bytes)); });
+  cells[kHostWrite].value = bytes / seconds / 1e9;
+  seconds = median_seconds(settings.repetitions, [&] { BENCH_CU(cuMemcpyDtoH(host.data(), dst.pointer, bytes)); });
+  cells[kHostRead].value = bytes / seconds / 1e9;
+
+  const Module module(driver, kPtx);
+  CUfunction empty = module.function("empty");
+  CUfunction copy = module.function("copy4");
+  seconds = median_seconds(settings.repetitions, [&] {
+    for (int i = 0; i < n; ++i) BENCH_CU(cuLaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, stream, nullptr, nullptr));
+    BENCH_CU(cuStreamSynchronize(stream));
+  });
+  cells[kKernelEnqueue].value = seconds * 1e6 / n;
+  seconds = median_seconds(settings.repetitions, [&] {
+    for (int i = 0; i < settings.round_trips; ++i) {
+      BENCH_CU(cuLaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, stream, nullptr, nullptr));
+      BENCH_CU(cuStreamSynchronize(stream));
+    }
+  });
+  cells[kKernelLaunch].value = seconds * 1e6 / settings.round_trips;
+  constexpr unsigned kBlock = 256;
+  const auto blocks = static_cast<unsigned>(bytes / 16 / kBlock);
+  void* arguments[] = {&src.pointer, &dst.pointer};
+  seconds = median_seconds(settings.repetitions, [&] {
+    BENCH_CU(cuLaunchKernel(copy, blocks, 1, 1, kBlock, 1, 1, 0, stream, arguments, nullptr));
+    BENCH_CU(cuStreamSynchronize(stream));
+  });
+  cells[kKernelCopy].value = 2.0 * bytes / seconds / 1e9;
+  for (Row row : {kComputeFp32, kBuildFirst, kBuildAgain}) cells[row].note = "n/a";
+}
+
+}  // namespace
+
+std::optional<Column> cuda_driver_reference(const Settings& settings, std::size_t bytes) {
+  Driver driver;
+  if (!driver.load() || driver.cuInit(0) != CUDA_SUCCESS) return std::nullopt;
+  CUdevice device = 0;
+  char name[256] = {};
+  if (driver.cuDeviceGet(&device, 0) != CUDA_SUCCESS || driver.cuDeviceGetName(name, sizeof name, device) != CUDA_SUCCESS) {
+    return std::nullopt;
+  }
+  Column column;
+  column.name = "cuda/gpu0";
+  column.description = std::string("CUDA driver API, no OpenCL: ") + name;
+  try {
+    measure(driver, settings, bytes, column.cells);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "cucl-bench: cuda/gpu0: %s\n", error.what());
+    for (Cell& cell : column.cells)
+      if (!cell.value && cell.note.empty()) cell.note = "error";
+  }
+  return column;
+}
+
+}  // namespace bench
