@@ -244,6 +244,22 @@ void compile_program(Program& program, const std::vector<Device*>& devices, cons
   check(all_compiled, CL_COMPILE_PROGRAM_FAILURE);
 }
 
+namespace {
+
+// The options an input was made with: compile options for a compiled object, link options
+// for a library. Text that no longer parses (a foreign binary's) counts as none.
+BuildOptions options_of(const ProgramBuild& input) {
+  try {
+    return compiler::parse_build_options(input.options, input.binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY
+                                                            ? OptionsUse::Link
+                                                            : OptionsUse::Compile);
+  } catch (const Error&) {
+    return {};
+  }
+}
+
+}  // namespace
+
 Ref<Program> link_programs(Ref<Context> context, const std::vector<Device*>& devices, const char* options_text,
                            const std::vector<Ref<Program>>& inputs, cl_int& link_error) {
   const BuildOptions options = compiler::parse_build_options(options_text ? options_text : "", OptionsUse::Link);
@@ -275,6 +291,13 @@ Ref<Program> link_programs(Ref<Context> context, const std::vector<Device*>& dev
       build.kernel_arg_info = build.kernel_arg_info || object.kernel_arg_info;
       build.uniform_work_groups = build.uniform_work_groups && object.uniform_work_groups;
     }
+    // What the code is generated with: the link options applied to each input (5.8.7), a
+    // relaxation where every input has it, a requirement (-cl-opt-disable...) where any has.
+    std::vector<BuildOptions> input_options;
+    for (const ProgramBuild& object : objects) input_options.push_back(options_of(object));
+    std::vector<const BuildOptions*> input_pointers;
+    for (const BuildOptions& input : input_options) input_pointers.push_back(&input);
+    const BuildOptions effective = compiler::combine_link_options(input_pointers, options);
     compiler::LinkResult linked = compiler::link_modules(bitcodes);
     build.log += linked.log;
     bool ok = linked.ok;
@@ -284,7 +307,7 @@ Ref<Program> link_programs(Ref<Context> context, const std::vector<Device*>& dev
         build.binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
         build.status = CL_BUILD_SUCCESS;
       } else {
-        ok = make_executable(*device, build, codegen_options(options));
+        ok = make_executable(*device, build, codegen_options(effective));
       }
     }
     if (!ok) {

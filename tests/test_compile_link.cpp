@@ -31,6 +31,15 @@ class CompileLink : public DeviceTest {
                                  inputs.data(), nullptr, nullptr, status));
   }
 
+  cl_ulong private_memory(cl_program program) {
+    Kernel kernel = make_kernel(program, "k");
+    cl_ulong bytes = 0;
+    EXPECT_EQ(clGetKernelWorkGroupInfo(kernel.get(), env.device, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof bytes, &bytes,
+                                       nullptr),
+              CL_SUCCESS);
+    return bytes;
+  }
+
   void expect_helper_results(cl_program program) {
     Kernel kernel = make_kernel(program, "k");
     ASSERT_TRUE(kernel);
@@ -318,6 +327,22 @@ TEST_P(CompileLink, CompiledILLinksWithASourceObject) {
   Program linked = link({kernel_object.get(), helper_object.get()}, nullptr, &status);
   ASSERT_EQ(status, CL_SUCCESS) << build_log(linked, env.device);
   expect_helper_results(linked);
+}
+
+// An option given when an object was compiled still holds when it is linked (OpenCL 3.0
+// 5.8.7: -cl-opt-disable is kept where any input asks for it): the linked kernel keeps the
+// private memory of unoptimised code, as one built with -cl-opt-disable does.
+TEST_P(CompileLink, CompileOptionsHoldAtLink) {
+  const std::string source = "kernel void k(global int* out) { int i = get_global_id(0); int v = 3 * i; out[i] = v; }\n";
+  for (const char* options : {"-cl-opt-disable", ""}) {
+    Program built = source_program(env.context, source);
+    ASSERT_EQ(build(built, env.device, options), CL_SUCCESS) << build_log(built, env.device);
+    Program object = compiled(source, options);
+    cl_int status = CL_OUT_OF_RESOURCES;
+    Program linked = link({object.get()}, nullptr, &status);
+    ASSERT_EQ(status, CL_SUCCESS) << build_log(linked, env.device);
+    EXPECT_EQ(private_memory(linked.get()), private_memory(built.get())) << options;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryDevice, CompileLink, ::testing::ValuesIn(all_devices()), device_name);
