@@ -37,6 +37,10 @@ class Work {
   // Something the application should hear of beyond the status (a device lost to a
   // faulting kernel): it goes to the context's notify callback. Before finished().
   virtual void report_error(std::string_view /*message*/) {}
+  // Something besides a waiting thread waits for this work's end (a command that depends
+  // on it, a completion callback): a stream that watches its work lazily should notice the
+  // end promptly.
+  virtual bool awaited() const { return false; }
 
  protected:
   ~Work() = default;

@@ -52,6 +52,7 @@ class Command final : public backend::Work, public EventListener {
   void started() override;
   void finished(cl_int status) override;
   void report_error(std::string_view message) override;
+  bool awaited() const override { return event_->observed(); }
   void event_done(cl_int status) override;
 
  private:

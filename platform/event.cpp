@@ -141,6 +141,7 @@ void Event::add_callback(cl_int trigger_status, Callback callback, void* user_da
     current = status_;
     if (!reaches(current, trigger_status)) {
       callbacks_.push_back({trigger_status, callback, user_data});
+      observed_.store(true, std::memory_order_release);
       return;
     }
   }
@@ -151,6 +152,7 @@ bool Event::add_listener(EventListener* listener) {
   std::lock_guard lock(mutex_);
   if (status_ <= CL_COMPLETE) return false;
   listeners_.push_back(listener);
+  observed_.store(true, std::memory_order_release);
   return true;
 }
 

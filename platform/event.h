@@ -56,6 +56,8 @@ class Event final : public Object {
   // Registers `listener` unless the event is already done; then returns false and the
   // caller treats the final status as already known.
   bool add_listener(EventListener* listener);
+  // A listener or a callback was ever registered: something waits for the final status.
+  bool observed() const { return observed_.load(std::memory_order_acquire); }
 
   // CL_PROFILING_COMMAND_{QUEUED,SUBMIT,START,END,COMPLETE}, in ns.
   bool profiled() const { return profiled_; }
@@ -85,6 +87,7 @@ class Event final : public Object {
   mutable std::mutex mutex_;
   std::condition_variable done_;
   std::atomic<bool> final_{false};  // status_ is final: wait() watches it before it sleeps
+  std::atomic<bool> observed_{false};
   cl_int status_;
   std::vector<PendingCallback> callbacks_;
   std::vector<EventListener*> listeners_;

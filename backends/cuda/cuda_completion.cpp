@@ -1,5 +1,6 @@
 #include "backends/cuda/cuda_completion.h"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -26,8 +27,9 @@ constexpr unsigned kCheckpointSpacing = 8;
 // cuStreamQuery takes a lock in the driver that the submitter's launches and copies need
 // too: polling it while the submitter works slows both (an H100 launched every 6.8 us
 // instead of 4.0 us while another thread polled the stream; an event query does not do
-// that). So while nobody waits for the stream, it is polled only once the submitter has
-// pushed nothing for kSubmitterPause, and work that arrives meanwhile joins the wait...
+// that). So while nobody waits for the stream or for the oldest unfinished item (a thread
+// in Event::wait, a dependent command, a callback), it is polled only once the submitter
+// has pushed nothing for kSubmitterPause, and work that arrives meanwhile joins the wait...
 constexpr auto kSubmitterPause = std::chrono::microseconds(20);
 // ...until the oldest unfinished item has waited this long: then a recorded event marks its
 // end, so a steady stream of new work cannot hold it back.
@@ -195,13 +197,18 @@ std::optional<cl_int> CompletionQueue::wait_through(const std::vector<Item>& bat
   const CudaDriver& driver = context_->driver();
   CUresult result = CUDA_ERROR_NOT_READY;
   bool merge = false;
+  // The first item may become awaited while this waits (a command on another queue that
+  // depends on it); the others are looked at once.
+  const bool later_awaited = std::any_of(batch.begin() + static_cast<std::ptrdiff_t>(index) + 1, batch.end(),
+                                         [](const Item& item) { return item.work->awaited(); });
   spin_until(
       [&] {
         if (queued_.load(std::memory_order_acquire) != 0) {
           merge = Clock::now() - tail_since_ < kMergeWindow;
           return true;
         }
-        if (waiters_.load(std::memory_order_acquire) == 0 && Clock::now() - last_take_ < kSubmitterPause) {
+        if (waiters_.load(std::memory_order_acquire) == 0 && !later_awaited && !batch[index].work->awaited() &&
+            Clock::now() - last_take_ < kSubmitterPause) {
           return false;
         }
         result = driver.cuStreamQuery(stream_);
