@@ -186,6 +186,7 @@ std::optional<cl_int> CompletionQueue::wait_through(const std::vector<Item>& bat
   for (size_t i = index; i < batch.size(); ++i) {
     if (batch[i].checkpoint) {
       covered = i + 1;
+      tail_since_ = std::chrono::steady_clock::time_point{};  // what is left waits anew
       return wait_for(batch[i].checkpoint);
     }
   }
