@@ -8,6 +8,7 @@
 #include <iterator>
 
 #include "support/kernel_support.h"
+#include "support/spirv_samples.h"
 
 using namespace cucl_test;
 
@@ -67,34 +68,6 @@ constexpr const char* kSpecConstantKernel = R"(
         %out = OpFunctionParameter %ptr_cross
       %entry = OpLabel
                OpStore %out %spec Aligned 4
-               OpReturn
-               OpFunctionEnd
-)";
-
-// A kernel that negates io[0] through an unnamed function marked DontInline: the SPIR-V
-// translator puts noinline on the call too (as in the CTS's op_function_noinline).
-constexpr const char* kDontInlineKernel = R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %kernel "negate_through_call"
-      %float = OpTypeFloat 32
-       %void = OpTypeVoid
-  %ptr_cross = OpTypePointer CrossWorkgroup %float
-  %kernel_fn = OpTypeFunction %void %ptr_cross
-  %negate_fn = OpTypeFunction %float %float
-     %negate = OpFunction %float DontInline %negate_fn
-          %x = OpFunctionParameter %float
-     %negate_entry = OpLabel
-    %negated = OpFNegate %float %x
-               OpReturnValue %negated
-               OpFunctionEnd
-     %kernel = OpFunction %void None %kernel_fn
-         %io = OpFunctionParameter %ptr_cross
-      %entry = OpLabel
-      %value = OpLoad %float %io Aligned 4
-     %result = OpFunctionCall %float %negate %value
-               OpStore %io %result Aligned 4
                OpReturn
                OpFunctionEnd
 )";
@@ -223,7 +196,7 @@ TEST_P(ProgramWithIL, SourceProgramsHaveNoIL) {
 }
 
 TEST_P(ProgramWithIL, DontInlineFunctionsAreCalledCorrectly) {
-  const std::string il = spirv_from_assembly(kDontInlineKernel);
+  const std::string il = spirv_from_assembly(spirv_samples::kDontInlineCall);
   ASSERT_FALSE(il.empty());
   cl_program program = create(il);
   ASSERT_NE(program, nullptr);

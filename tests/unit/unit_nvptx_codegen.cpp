@@ -15,6 +15,7 @@
 #include "backends/cuda/nvptx_program.h"
 #include "platform/compiler/frontend.h"
 #include "platform/compiler/spirv_reader.h"
+#include "tests/support/spirv_samples.h"
 
 namespace {
 
@@ -256,31 +257,7 @@ TEST(NvptxCodegen, DontInlineCallsFromSpirvAreInlined) {
   SKIP_WITHOUT_PTXAS();
   const auto dir = std::filesystem::temp_directory_path() / ("cucl-spv-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
-  std::ofstream(dir / "k.spvasm") << R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %kernel "negate_through_call"
-      %float = OpTypeFloat 32
-       %void = OpTypeVoid
-  %ptr_cross = OpTypePointer CrossWorkgroup %float
-  %kernel_fn = OpTypeFunction %void %ptr_cross
-  %negate_fn = OpTypeFunction %float %float
-     %negate = OpFunction %float DontInline %negate_fn
-          %x = OpFunctionParameter %float
-%negate_entry = OpLabel
-    %negated = OpFNegate %float %x
-               OpReturnValue %negated
-               OpFunctionEnd
-     %kernel = OpFunction %void None %kernel_fn
-         %io = OpFunctionParameter %ptr_cross
-      %entry = OpLabel
-      %value = OpLoad %float %io Aligned 4
-     %result = OpFunctionCall %float %negate %value
-               OpStore %io %result Aligned 4
-               OpReturn
-               OpFunctionEnd
-)";
+  std::ofstream(dir / "k.spvasm") << spirv_samples::kDontInlineCall;
   const std::string assemble = "spirv-as --target-env spv1.0 " + (dir / "k.spvasm").string() + " -o " +
                                (dir / "k.spv").string();
   ASSERT_EQ(std::system(assemble.c_str()), 0) << assemble;
