@@ -3,6 +3,7 @@
 #include <chrono>
 #include <thread>
 
+#include "backends/spin_wait.h"
 #include "platform/clock.h"
 #include "platform/queue.h"
 
@@ -101,8 +102,7 @@ cl_int Event::wait() {
   // watch, then one that yields the core between looks, then sleep.
   // Not on a machine of one or two hardware threads: there the watcher would take the core
   // the command needs (with other work running, round trips became several times slower).
-  constexpr auto kTightWatch = std::chrono::microseconds(50);
-  constexpr auto kYieldingWatch = std::chrono::microseconds(2000);
+  constexpr auto kWatch = std::chrono::microseconds(2000);
   static const bool watch = std::thread::hardware_concurrency() > 2;
   if (final_.load(std::memory_order_acquire)) return status();
   // The queue's stream learns that someone waits (it may watch its work lazily otherwise).
@@ -115,20 +115,7 @@ cl_int Event::wait() {
       if (stream) stream->wait_ended();
     }
   } notice(queue_ ? &queue_->stream() : nullptr);
-  if (watch) {
-    const auto start = std::chrono::steady_clock::now();
-    for (unsigned i = 1; !final_.load(std::memory_order_acquire); ++i) {
-      if (i % 64 != 0) {
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#endif
-        continue;
-      }
-      const auto waited = std::chrono::steady_clock::now() - start;
-      if (waited > kYieldingWatch) break;
-      if (waited > kTightWatch) std::this_thread::yield();
-    }
-  }
+  if (watch) backend::spin_until([this] { return final_.load(std::memory_order_acquire); }, kWatch);
   std::unique_lock lock(mutex_);
   done_.wait(lock, [this] { return status_ <= CL_COMPLETE; });
   return status_;

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <thread>
 
 #include "backends/cuda/cuda_execute.h"
 #include "backends/cuda/debug_log.h"
+#include "backends/spin_wait.h"
 
 namespace cucl::backend::cuda {
 namespace {
@@ -15,9 +15,8 @@ namespace {
 constexpr auto kIdleSpin = std::chrono::microseconds(50);
 // Most stream work is short: watching an event catches its end within a microsecond or so;
 // sleeping on it (CU_EVENT_BLOCKING_SYNC) costs no processor but a wake-up of tens of
-// microseconds in a virtual machine. Past kTightSpin the watcher yields between looks.
+// microseconds in a virtual machine (backends/spin_wait.h).
 constexpr auto kEventSpin = std::chrono::microseconds(2000);
-constexpr auto kTightSpin = std::chrono::microseconds(50);
 // While the stream is far behind its submitter, every few items carry a checkpoint event,
 // so that the first of a long run of queued items finishes when it is done, not when the
 // whole run is. Below that depth the completion thread keeps up and records one event per
@@ -34,27 +33,6 @@ constexpr auto kSubmitterPause = std::chrono::microseconds(20);
 // ...until the oldest unfinished item has waited this long: then a recorded event marks its
 // end, so a steady stream of new work cannot hold it back.
 constexpr auto kMergeWindow = std::chrono::microseconds(200);
-
-void pause() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
-
-// Spins until `done()` or `limit` has passed, yielding the core between looks after
-// kTightSpin; true when done.
-template <class Done>
-bool spin_until(Done done, std::chrono::microseconds limit) {
-  const auto start = std::chrono::steady_clock::now();
-  for (unsigned i = 1;; ++i) {
-    if (done()) return true;
-    pause();
-    if (i % 64 != 0) continue;
-    const auto waited = std::chrono::steady_clock::now() - start;
-    if (waited > limit) return done();
-    if (waited > kTightSpin) std::this_thread::yield();
-  }
-}
 
 }  // namespace
 

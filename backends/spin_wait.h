@@ -1,0 +1,29 @@
+// Watching for something that usually happens within microseconds (a command's end):
+// spinning answers sooner than sleeping and being woken, which costs tens of microseconds in
+// a virtual machine. Shared by platform/ (Event::wait) and the CUDA completion thread.
+#pragma once
+
+#include <chrono>
+#include <thread>
+
+namespace cucl::backend {
+
+// Spins until `done()` or `limit` has passed: a pause loop for the first 50 us, then the
+// core is yielded between looks. True when done.
+template <class Done>
+bool spin_until(Done done, std::chrono::microseconds limit) {
+  constexpr auto kTightSpin = std::chrono::microseconds(50);
+  const auto start = std::chrono::steady_clock::now();
+  for (unsigned i = 1;; ++i) {
+    if (done()) return true;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+    if (i % 64 != 0) continue;
+    const auto waited = std::chrono::steady_clock::now() - start;
+    if (waited > limit) return done();
+    if (waited > kTightSpin) std::this_thread::yield();
+  }
+}
+
+}  // namespace cucl::backend
