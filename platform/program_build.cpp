@@ -286,15 +286,15 @@ Ref<Program> link_programs(Ref<Context> context, const std::vector<Device*>& dev
     std::vector<ProgramBuild> objects;
     for (const Ref<Program>& input : inputs) objects.push_back(input->build_of(*device));
     std::vector<std::string_view> bitcodes;
+    std::vector<BuildOptions> input_options;
     for (const ProgramBuild& object : objects) {
       bitcodes.push_back(object.ir);
+      input_options.push_back(options_of(object));
       build.kernel_arg_info = build.kernel_arg_info || object.kernel_arg_info;
       build.uniform_work_groups = build.uniform_work_groups && object.uniform_work_groups;
     }
     // What the code is generated with: the link options applied to each input (5.8.7), a
     // relaxation where every input has it, a requirement (-cl-opt-disable...) where any has.
-    std::vector<BuildOptions> input_options;
-    for (const ProgramBuild& object : objects) input_options.push_back(options_of(object));
     std::vector<const BuildOptions*> input_pointers;
     for (const BuildOptions& input : input_options) input_pointers.push_back(&input);
     const BuildOptions effective = compiler::combine_link_options(input_pointers, options);
