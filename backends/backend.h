@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -27,6 +28,13 @@ class Memory {
   virtual void write_now(size_t offset, const void* src, size_t size) = 0;
 };
 
+// A point in one stream's work (Stream::mark): another stream of the same device can be
+// made to wait for it on the device.
+class StreamPoint {
+ public:
+  virtual ~StreamPoint() = default;
+};
+
 // A command ready to run. The backend calls started() then finished() exactly once each,
 // from any thread; after finished() the work item may be gone.
 class Work {
@@ -41,6 +49,13 @@ class Work {
   // on it, a completion callback): a stream that watches its work lazily should notice the
   // end promptly.
   virtual bool awaited() const { return false; }
+  // Points of other streams this work must come after on the device (see
+  // Stream::can_follow_on_device); fixed before submit(), valid until finished().
+  virtual std::span<const std::shared_ptr<StreamPoint>> device_waits() const { return {}; }
+  // Profiling: a stream that times_work() reports when the device ran the work (host clock,
+  // nanoseconds as in clGetDeviceAndHostTimer), before finished().
+  virtual bool wants_times() const { return false; }
+  virtual void timed(uint64_t /*start_ns*/, uint64_t /*end_ns*/) {}
 
  protected:
   ~Work() = default;
@@ -62,6 +77,21 @@ class Stream {
   // submitter's way, watches closely meanwhile.
   virtual void wait_began() {}
   virtual void wait_ended() {}
+  // Whether work of `operation` submitted here can be ordered after work already submitted
+  // to `earlier` by the device itself (through earlier.mark()): then platform/ submits it
+  // once that work has been submitted, without waiting for it to end.
+  virtual bool can_follow_on_device(const Stream& /*earlier*/, const Operation& /*operation*/) const {
+    return false;
+  }
+  // For `follower`, which can_follow_on_device this stream: the end of the work submitted
+  // here so far. True with `point` null when `follower` needs no point (it is this stream,
+  // which keeps submission order); false when no point can be made now (the host must wait
+  // for the work's end instead).
+  virtual bool mark(const Stream& /*follower*/, std::shared_ptr<StreamPoint>& /*point*/) { return false; }
+  // Whether it reports the device's start and end of work that wants_times() (Work::timed):
+  // then profiled commands of an in-order queue need not wait for each other to get their
+  // START stamps right.
+  virtual bool times_work() const { return false; }
 };
 
 class Device {

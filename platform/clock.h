@@ -1,14 +1,12 @@
 #pragma once
 
-#include <chrono>
 #include <cstdint>
+
+#include "backends/host_clock.h"
 
 namespace cucl {
 
-// The one clock behind profiling timestamps and the host timer, in nanoseconds.
-inline uint64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
+// Profiling timestamps and the host timer (the backends' host clock).
+inline uint64_t now_ns() { return backend::host_clock_ns(); }
 
 }  // namespace cucl

@@ -46,20 +46,70 @@ void Command::start_ready(Command* first) {
     ~Listing() { ready_on_this_thread = outer; }
     ReadyCommands* outer;
   } listing(&ready);
-  for (Command* command = first; command; command = ready.pop()) command->start();
+  for (Command* command = first; command; command = ready.pop()) {
+    if (command->ready_to_complete_) {
+      cl_int status = command->deferred_status_;
+      if (status >= 0 && command->dependency_failed_.load(std::memory_order_relaxed)) {
+        status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+      }
+      command->complete(status);
+    } else {
+      command->start();
+    }
+  }
 }
 
 Command::Command(Ref<Queue> queue, Ref<Event> event, CommandSpec spec)
     : queue_(std::move(queue)), event_(std::move(event)), spec_(std::move(spec)) {}
 
-void Command::depend_on(Event& event) {
+void Command::depend_on(Event& event) { add_dependency(event, *this); }
+
+void Command::follow(Event& event) { add_dependency(event, order_listener_); }
+
+void Command::add_dependency(Event& event, SubmissionListener& listener) {
   unresolved_.fetch_add(1, std::memory_order_relaxed);
-  if (!event.add_listener(this)) event_done(event.status());
+  if (can_follow_on_device(event)) {
+    switch (event.add_submission_listener(&listener)) {
+      case Event::Progress::Pending:
+        return;
+      case Event::Progress::HandedOver:
+        // Usually so (an in-order CUDA queue submits as it enqueues): the point marked now
+        // may also cover later work of that stream, which only adds order.
+        listener.event_handed_over(event);
+        return;
+      case Event::Progress::Done:
+        listener.event_done(event.status());
+        return;
+    }
+  }
+  if (!event.add_listener(&listener)) listener.event_done(event.status());
 }
 
-void Command::follow(Event& event) {
-  unresolved_.fetch_add(1, std::memory_order_relaxed);
-  if (!event.add_listener(&order_listener_)) dependency_resolved();
+bool Command::can_follow_on_device(const Event& event) const {
+  // Commands that make memory current across devices (contexts of several devices) keep
+  // to the host's ordering.
+  Queue* earlier = event.queue();
+  return earlier && spec_.accesses.empty() && queue_->stream().can_follow_on_device(earlier->stream(), spec_.operation);
+}
+
+void Command::ordered_on_device(Event& event, bool carries_failure) {
+  std::shared_ptr<backend::StreamPoint> point;
+  bool marked = false;
+  try {
+    marked = event.queue()->stream().mark(queue_->stream(), point);
+  } catch (...) {
+  }
+  if (!marked) {
+    EventListener& listener = carries_failure ? static_cast<EventListener&>(*this) : order_listener_;
+    if (!event.add_listener(&listener)) listener.event_done(event.status());
+    return;
+  }
+  {
+    std::lock_guard lock(device_order_mutex_);
+    device_ordered_.push_back({Ref<Event>(&event), carries_failure});
+    if (point) points_.push_back(std::move(point));
+  }
+  dependency_resolved();
 }
 
 void Command::follow_submission(Command& predecessor) {
@@ -79,7 +129,10 @@ void Command::event_done(cl_int status) {
 }
 
 void Command::dependency_resolved() {
-  if (!resolve_one()) return;
+  if (resolve_one()) schedule();
+}
+
+void Command::schedule() {
   if (ReadyCommands* ready = ready_on_this_thread) {
     ready->push(this);
     return;
@@ -145,6 +198,7 @@ void Command::submit_work() {
 }
 
 void Command::submit_to_stream() {
+  Ref<Event> event = event_;  // the stream may finish the command, which lets go of it
   // This may run inside another event's completion, on any thread: a failure to hand the
   // work over must end this command, not escape into that thread.
   try {
@@ -152,6 +206,7 @@ void Command::submit_to_stream() {
   } catch (...) {
     finished(CL_OUT_OF_RESOURCES);
   }
+  event->handed_over();
 }
 
 void Command::submission_done(Queue& queue) {
@@ -163,6 +218,33 @@ void Command::started() { event_->set_status(CL_RUNNING); }
 void Command::report_error(std::string_view message) { queue_->context().notify(std::string(message)); }
 
 void Command::finished(cl_int status) {
+  if (!device_ordered_.empty() && wait_for_ordered(status)) return;
+  complete(status);
+}
+
+bool Command::wait_for_ordered(cl_int status) {
+  deferred_status_ = status;
+  unended_ordered_.store(1, std::memory_order_relaxed);  // this loop's guard
+  for (const DeviceOrdered& ordered : device_ordered_) {
+    AfterListener& listener = ordered.carries_failure ? after_wait_listener_ : after_order_listener_;
+    unended_ordered_.fetch_add(1, std::memory_order_relaxed);
+    if (!ordered.event->add_listener(&listener)) listener.event_done(ordered.event->status());
+  }
+  ordered_done(CL_SUCCESS, false);  // the guard
+  return true;
+}
+
+void Command::ordered_done(cl_int status, bool carries_failure) {
+  if (status < 0 && carries_failure) dependency_failed_.store(true, std::memory_order_relaxed);
+  if (unended_ordered_.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  // A chain of such commands would otherwise complete recursively, one frame per command.
+  ready_to_complete_ = true;
+  schedule();
+}
+
+void Command::complete(cl_int status) {
+  device_ordered_.clear();
+  points_.clear();
   if (spec_.on_finish) {
     try {
       spec_.on_finish(status);

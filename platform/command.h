@@ -4,6 +4,8 @@
 
 #include <atomic>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -28,12 +30,14 @@ struct CommandSpec {
   std::vector<MemoryAccess> accesses;
 };
 
-class Command final : public backend::Work, public EventListener {
+class Command final : public backend::Work, public SubmissionListener {
  public:
   Command(Ref<Queue> queue, Ref<Event> event, CommandSpec spec);
 
   // Before arm(): one more event to wait for. A wait-list event that fails makes this
-  // command fail with CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST.
+  // command fail with CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. Where the device can
+  // order this command after the event's (another stream of the same device, see
+  // backend::Stream::can_follow_on_device), it waits only until that one is submitted.
   void depend_on(Event& event);
   // Before arm(): an event this command must merely come after (the queue's own ordering:
   // the previous command of an in-order queue, a barrier, "every earlier command" of a
@@ -53,10 +57,30 @@ class Command final : public backend::Work, public EventListener {
   void finished(cl_int status) override;
   void report_error(std::string_view message) override;
   bool awaited() const override { return event_->observed(); }
+  std::span<const std::shared_ptr<backend::StreamPoint>> device_waits() const override { return points_; }
+  bool wants_times() const override { return event_->profiled(); }
+  void timed(uint64_t start_ns, uint64_t end_ns) override { event_->set_device_times(start_ns, end_ns); }
   void event_done(cl_int status) override;
+  void event_handed_over(Event& event) override { ordered_on_device(event, true); }
 
  private:
   void dependency_resolved();
+  // Registers a dependency heard through `listener` (this for the wait list, which carries
+  // failures; order_listener_ for the queue's own ordering).
+  void add_dependency(Event& event, SubmissionListener& listener);
+  bool can_follow_on_device(const Event& event) const;
+  // `event`'s command is on its stream: this one may follow it there (or, where the stream
+  // cannot mark that point now, waits for its end after all).
+  void ordered_on_device(Event& event, bool carries_failure);
+  // Commands ordered on the device may not have been seen to end yet when this one has:
+  // its event becomes final after theirs (and fails if one of its wait list failed). True
+  // when that defers the end; ordered_done() brings it.
+  bool wait_for_ordered(cl_int status);
+  void ordered_done(cl_int status, bool carries_failure);
+  // Puts the command on this thread's list of ready commands (or starts that list).
+  void schedule();
+  // The end of the command: its status is final and its successors may go.
+  void complete(cl_int status);
   // Counts one dependency down; true when it was the last.
   bool resolve_one() { return unresolved_.fetch_sub(1, std::memory_order_acq_rel) == 1; }
   // Every dependency is done: submits the work (or fails the command).
@@ -76,10 +100,24 @@ class Command final : public backend::Work, public EventListener {
   void submit_work();
 
   // Hears the events of follow(): counts them down, ignores their status.
-  struct OrderListener final : EventListener {
+  struct OrderListener final : SubmissionListener {
     explicit OrderListener(Command& command) : command(command) {}
     void event_done(cl_int) override { command.dependency_resolved(); }
+    void event_handed_over(Event& event) override { command.ordered_on_device(event, false); }
     Command& command;
+  };
+
+  // Hears the end of the commands this one followed on the device.
+  struct AfterListener final : EventListener {
+    AfterListener(Command& command, bool carries_failure) : command(command), carries_failure(carries_failure) {}
+    void event_done(cl_int status) override { command.ordered_done(status, carries_failure); }
+    Command& command;
+    bool carries_failure;
+  };
+
+  struct DeviceOrdered {
+    Ref<Event> event;
+    bool carries_failure;
   };
 
   struct MemoryListener final : MemoryWaiter {
@@ -90,6 +128,8 @@ class Command final : public backend::Work, public EventListener {
 
   OrderListener order_listener_{*this};
   MemoryListener memory_listener_{*this};
+  AfterListener after_wait_listener_{*this, true};
+  AfterListener after_order_listener_{*this, false};
   Ref<Queue> queue_;
   Ref<Event> event_;
   CommandSpec spec_;
@@ -100,7 +140,15 @@ class Command final : public backend::Work, public EventListener {
   // finished() holds one; submit_work() holds another while it still needs the command
   // after handing it to the stream (which may finish it at once).
   std::atomic<int> lifetime_{1};
-  Command* next_ready_ = nullptr;  // in this thread's list of commands ready to start
+  // Dependencies that resolved when their command was submitted (filled by whichever thread
+  // resolves each, read once all have).
+  std::mutex device_order_mutex_;
+  std::vector<DeviceOrdered> device_ordered_;
+  std::vector<std::shared_ptr<backend::StreamPoint>> points_;
+  std::atomic<int> unended_ordered_{0};
+  cl_int deferred_status_ = CL_SUCCESS;
+  bool ready_to_complete_ = false;  // in a ready list to complete (see ordered_done), not to start
+  Command* next_ready_ = nullptr;   // in this thread's list of commands ready to start
   friend struct ReadyCommands;
 };
 

@@ -1,5 +1,6 @@
 #include "platform/event.h"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -65,7 +66,13 @@ bool Event::set_status(cl_int status) {
       // A command that skips states (e.g. straight to COMPLETE) still reports ordered stamps.
       if (status <= CL_SUBMITTED && !timestamps_[kSubmit]) timestamps_[kSubmit] = now;
       if (status <= CL_RUNNING && !timestamps_[kStart]) timestamps_[kStart] = now;
-      if (status <= CL_COMPLETE) timestamps_[kEnd] = timestamps_[kComplete] = now;
+      if (status <= CL_COMPLETE) {
+        timestamps_[kEnd] = timestamps_[kComplete] = now;
+        if (device_end_) {
+          timestamps_[kStart] = std::clamp(device_start_, timestamps_[kSubmit], now);
+          timestamps_[kEnd] = std::clamp(device_end_, timestamps_[kStart], now);
+        }
+      }
     }
     status_ = status;
     for (auto it = callbacks_.begin(); it != callbacks_.end();) {
@@ -78,6 +85,8 @@ bool Event::set_status(cl_int status) {
     }
     if (status <= CL_COMPLETE) {
       listeners.swap(listeners_);
+      listeners.insert(listeners.end(), submission_listeners_.begin(), submission_listeners_.end());
+      submission_listeners_.clear();
       final_.store(true, std::memory_order_release);
       done_.notify_all();
     }
@@ -141,6 +150,31 @@ bool Event::add_listener(EventListener* listener) {
   listeners_.push_back(listener);
   observed_.store(true, std::memory_order_release);
   return true;
+}
+
+Event::Progress Event::add_submission_listener(SubmissionListener* listener) {
+  std::lock_guard lock(mutex_);
+  if (status_ <= CL_COMPLETE) return Progress::Done;
+  if (handed_over_) return Progress::HandedOver;
+  submission_listeners_.push_back(listener);
+  return Progress::Pending;
+}
+
+void Event::handed_over() {
+  std::vector<SubmissionListener*> listeners;
+  {
+    std::lock_guard lock(mutex_);
+    if (status_ <= CL_COMPLETE) return;  // it ended inside the submission: they heard that
+    handed_over_ = true;
+    listeners.swap(submission_listeners_);
+  }
+  for (SubmissionListener* listener : listeners) listener->event_handed_over(*this);
+}
+
+void Event::set_device_times(cl_ulong start_ns, cl_ulong end_ns) {
+  std::lock_guard lock(mutex_);
+  device_start_ = start_ns;
+  device_end_ = std::max(end_ns, start_ns);
 }
 
 }  // namespace cucl

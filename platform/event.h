@@ -15,6 +15,7 @@
 namespace cucl {
 
 class Queue;
+class Event;
 
 // Something that wants to hear once when an event reaches a final status.
 class EventListener {
@@ -23,6 +24,17 @@ class EventListener {
 
  protected:
   ~EventListener() = default;
+};
+
+// A listener that can also go on once the event's command has been handed to its queue's
+// stream (a command on another stream of the same device, ordered there by the device).
+class SubmissionListener : public EventListener {
+ public:
+  // The command was handed to its stream before it ended; event_done follows no more.
+  virtual void event_handed_over(Event& event) = 0;
+
+ protected:
+  ~SubmissionListener() = default;
 };
 
 class Event final : public Object {
@@ -56,12 +68,22 @@ class Event final : public Object {
   // Registers `listener` unless the event is already done; then returns false and the
   // caller treats the final status as already known.
   bool add_listener(EventListener* listener);
+  enum class Progress { Pending, HandedOver, Done };
+  // Registers `listener` to hear once of the command's hand-over to its stream, or of its
+  // end if that comes first. When either has happened already nothing is registered, and
+  // the answer says which.
+  Progress add_submission_listener(SubmissionListener* listener);
+  // The command's stream has taken it (called after Stream::submit returned).
+  void handed_over();
   // A listener or a callback was ever registered: something waits for the final status.
   bool observed() const { return observed_.load(std::memory_order_acquire); }
 
   // CL_PROFILING_COMMAND_{QUEUED,SUBMIT,START,END,COMPLETE}, in ns.
   bool profiled() const { return profiled_; }
   cl_ulong timestamp(size_t index) const { return timestamps_[index]; }
+  // When the device ran the command (host clock), before its final status: START and END
+  // then come from these, kept within [SUBMIT, COMPLETE].
+  void set_device_times(cl_ulong start_ns, cl_ulong end_ns);
   cl_event id() { return reinterpret_cast<cl_event>(handle()); }
 
   // Called before a command's event is handed to the application: while the application
@@ -91,7 +113,10 @@ class Event final : public Object {
   cl_int status_;
   std::vector<PendingCallback> callbacks_;
   std::vector<EventListener*> listeners_;
+  std::vector<SubmissionListener*> submission_listeners_;
+  bool handed_over_ = false;
   std::array<cl_ulong, 5> timestamps_{};
+  cl_ulong device_start_ = 0, device_end_ = 0;  // 0: the host's stamps stand
 
   // Links in its queue's list of unfinished commands (guarded by the queue's mutex).
   friend class UnfinishedEvents;

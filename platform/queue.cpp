@@ -13,7 +13,7 @@ Queue::Queue(Ref<Context> context, Device* device, cl_command_queue_properties p
       properties_(properties),
       properties_array_(std::move(properties_array)),
       stream_(device->backend().create_stream()),
-      pipelined_(in_order() && !profiling() && stream_->runs_in_submission_order()) {}
+      pipelined_(in_order() && stream_->runs_in_submission_order() && (!profiling() || stream_->times_work())) {}
 
 Ref<Event> Queue::enqueue(CommandSpec spec, const std::vector<Ref<Event>>& wait_list, Ordering ordering) {
   for (const auto& event : wait_list) check(&event->context() == context_.get(), CL_INVALID_CONTEXT);

@@ -38,9 +38,10 @@ class Queue final : public Object {
   const std::vector<cl_queue_properties>& properties_array() const { return properties_array_; }
   bool in_order() const { return !(properties_ & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE); }
   bool profiling() const { return properties_ & CL_QUEUE_PROFILING_ENABLE; }
-  // An in-order queue whose stream keeps submission order (and no profiling, whose start
-  // stamps must not include the wait behind earlier commands): each command goes to the
-  // stream once the previous one has been submitted, not once it has finished.
+  // An in-order queue whose stream keeps submission order (and, when profiling, times the
+  // work on the device: host stamps would count the wait behind earlier commands as run
+  // time): each command goes to the stream once the previous one has been submitted, not
+  // once it has finished.
   bool pipelined() const { return pipelined_; }
   backend::Stream& stream() { return *stream_; }
   cl_command_queue id() { return reinterpret_cast<cl_command_queue>(handle()); }

@@ -73,6 +73,13 @@ class MixedContextTest : public ::testing::Test {
   std::array<cl_command_queue, 2> queues{};
 };
 
+// A profiling timestamp of `event` (param: CL_PROFILING_COMMAND_*), in nanoseconds.
+inline cl_ulong profile(cl_event event, cl_profiling_info param) {
+  cl_ulong value = 0;
+  EXPECT_EQ(clGetEventProfilingInfo(event, param, sizeof value, &value, nullptr), CL_SUCCESS);
+  return value;
+}
+
 // Bytes that change with their position at every scale, so a misplaced chunk or vector shows.
 inline std::vector<uint8_t> position_pattern(size_t size, uint32_t seed) {
   std::vector<uint8_t> bytes(size);

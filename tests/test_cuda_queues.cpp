@@ -10,12 +10,6 @@ using namespace cuda_test;
 
 namespace {
 
-cl_ulong profile(cl_event event, cl_profiling_info param) {
-  cl_ulong value = 0;
-  EXPECT_EQ(clGetEventProfilingInfo(event, param, sizeof value, &value, nullptr), CL_SUCCESS);
-  return value;
-}
-
 class CudaProfiling : public GpuTest {
  protected:
   cl_command_queue_properties queue_properties() const override { return CL_QUEUE_PROFILING_ENABLE; }

@@ -5,6 +5,7 @@
 
 #include "backends/cuda/cuda_execute.h"
 #include "backends/cuda/debug_log.h"
+#include "backends/host_clock.h"
 #include "backends/spin_wait.h"
 
 namespace cucl::backend::cuda {
@@ -52,9 +53,9 @@ CompletionQueue::~CompletionQueue() {
   for (CUevent event : free_events_) context_->driver().cuEventDestroy(event);
 }
 
-void CompletionQueue::push(Work& work, cl_int status, Kind kind) {
+void CompletionQueue::push(Work& work, cl_int status, Kind kind, const TimingEvents& timing) {
   std::unique_lock lock(mutex_);
-  Item item{&work, status, kind};
+  Item item{&work, status, kind, nullptr, timing};
   if (kind == Kind::StreamWork && ++since_checkpoint_ >= kCheckpointSpacing &&
       outstanding_.load(std::memory_order_relaxed) >= kDeepBacklog) {
     item.checkpoint = record_checkpoint_locked();
@@ -64,7 +65,7 @@ void CompletionQueue::push(Work& work, cl_int status, Kind kind) {
 
 void CompletionQueue::push_gated(Work& work, Kind kind) {
   std::unique_lock lock(mutex_);
-  append(lock, {&work, CL_SUCCESS, kind});
+  append(lock, {&work, CL_SUCCESS, kind, nullptr, {}});
 }
 
 CUevent CompletionQueue::record_checkpoint_locked() {
@@ -212,12 +213,12 @@ void CompletionQueue::report_loss(Work& work) {
   work.report_error(context_->loss_message());
 }
 
-cl_int CompletionQueue::run_deferred(Work& work) {
+cl_int CompletionQueue::run_deferred(Item& item) {
   cl_int status = CL_OUT_OF_RESOURCES;
   try {
-    Enqueued enqueued = enqueue_operation(*context_, stream_, work.operation());
+    Enqueued enqueued = enqueue_work(*context_, stream_, *item.work, clock_, item.timing);
     status = enqueued.status;
-    if (status >= 0 && enqueued.pending == Pending::StreamWork) status = wait_for_stream();
+    if (status >= 0 && (enqueued.pending == Pending::StreamWork || item.timing.ended)) status = wait_for_stream();
   } catch (const std::exception& error) {
     debug_log(std::string("a CUDA command failed: ") + error.what());
   } catch (...) {
@@ -238,7 +239,7 @@ void CompletionQueue::finish_batch(std::vector<Item>& batch) {
   cl_int covered_status = CL_SUCCESS;  // how the wait that covered them ended
   size_t finished = 0;
   for (; finished < batch.size(); ++finished) {
-    const Item& item = batch[finished];
+    Item& item = batch[finished];
     cl_int status = current ? item.status : CL_OUT_OF_RESOURCES;
     if (item.kind == Kind::StreamWork && status >= 0 && finished >= covered) {
       std::optional<cl_int> waited = wait_through(batch, finished, covered);
@@ -254,21 +255,24 @@ void CompletionQueue::finish_batch(std::vector<Item>& batch) {
       case Kind::Host:
         // Every earlier item is finished, and later ones wait (gated): it runs alone.
         if (status >= 0) {
+          const uint64_t began = host_clock_ns();
           try {
             std::get<op::HostFunction>(item.work->operation()).run();
           } catch (...) {
             status = CL_OUT_OF_RESOURCES;
           }
+          if (item.work->wants_times()) item.work->timed(began, host_clock_ns());
         }
         gated_.fetch_sub(1, std::memory_order_acq_rel);
         break;
       case Kind::Deferred:
-        if (status >= 0) status = run_deferred(*item.work);
+        if (status >= 0) status = run_deferred(item);
         gated_.fetch_sub(1, std::memory_order_acq_rel);
         break;
     }
     outstanding_.fetch_sub(1, std::memory_order_release);
     if (status < 0) report_loss(*item.work);
+    report_times(item, status);
     item.work->finished(status);
   }
   std::lock_guard lock(mutex_);
@@ -276,6 +280,16 @@ void CompletionQueue::finish_batch(std::vector<Item>& batch) {
     if (batch[i].checkpoint) free_events_.push_back(batch[i].checkpoint);
   }
   batch.erase(batch.begin(), batch.begin() + static_cast<std::ptrdiff_t>(finished));
+}
+
+void CompletionQueue::report_times(Item& item, cl_int status) {
+  if (!item.timing.began) return;
+  if (status >= 0 && item.timing.ended) {
+    const uint64_t began = clock_.host_ns(item.timing.began);
+    const uint64_t ended = clock_.host_ns(item.timing.ended);
+    if (began && ended) item.work->timed(began, ended);
+  }
+  clock_.give_back(item.timing);
 }
 
 void CompletionQueue::stop() {

@@ -20,6 +20,7 @@
 
 #include "backends/backend.h"
 #include "backends/cuda/cuda_context.h"
+#include "backends/cuda/cuda_device_clock.h"
 
 namespace cucl::backend::cuda {
 
@@ -43,13 +44,16 @@ class CompletionQueue {
   CompletionQueue(const CompletionQueue&) = delete;
   CompletionQueue& operator=(const CompletionQueue&) = delete;
 
-  // After enqueuing the work's operations (the context is current on the calling thread).
-  void push(Work& work, cl_int status, Kind kind);
+  // After enqueuing the work's operations (the context is current on the calling thread),
+  // with the timing events recorded around them, which the queue gives back.
+  void push(Work& work, cl_int status, Kind kind, const TimingEvents& timing = {});
   // Host and Deferred work: everything submitted after it is deferred too until this
   // thread has handled it (see gated()).
   void push_gated(Work& work, Kind kind);
   // A host function or deferred work is pending: new work must be pushed as Deferred.
   bool gated() const { return gated_.load(std::memory_order_acquire) != 0; }
+  // Times profiled work (timing events recorded by submitters, measured by this thread).
+  DeviceClock& clock() { return clock_; }
   // Items pushed and not yet finished: their work may still be on the stream.
   bool busy() const { return outstanding_.load(std::memory_order_acquire) != 0; }
   // Someone waits for this stream's work: watch it closely (see wait_through).
@@ -65,10 +69,11 @@ class CompletionQueue {
     cl_int status;  // negative: finish with it, waiting for nothing
     Kind kind;
     CUevent checkpoint = nullptr;  // recorded after this item's and every earlier item's work
+    TimingEvents timing;           // profiled work's start and end on the stream
   };
 
   CompletionQueue(std::shared_ptr<CudaContext> context, CUstream stream)
-      : context_(std::move(context)), stream_(stream) {}
+      : context_(std::move(context)), stream_(stream), clock_(context_) {}
   static void run(std::shared_ptr<CompletionQueue> self);
   // Queues `item` and releases the lock.
   void append(std::unique_lock<std::mutex>& lock, const Item& item);
@@ -88,7 +93,9 @@ class CompletionQueue {
   cl_int wait_for_stream();
   // Watches `event` for a while, then sleeps on it.
   cl_int wait_for(CUevent event);
-  cl_int run_deferred(Work& work);
+  cl_int run_deferred(Item& item);
+  // Profiled work learns when it ran (before finished()); the timing events go back.
+  void report_times(Item& item, cl_int status);
   // CL_SUCCESS, or CL_OUT_OF_RESOURCES after noting a lost context.
   cl_int status_of(CUresult result) const;
   // The first work that fails once the context is lost tells the application why.
@@ -98,6 +105,7 @@ class CompletionQueue {
 
   std::shared_ptr<CudaContext> context_;
   CUstream stream_;
+  DeviceClock clock_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::vector<Item> items_;

@@ -7,6 +7,7 @@
 #include "backends/cuda/cuda_program.h"
 #include "backends/cuda/cuda_stream.h"
 #include "backends/cuda/debug_log.h"
+#include "backends/host_clock.h"
 
 namespace cucl::backend::cuda {
 
@@ -23,14 +24,10 @@ std::unique_ptr<Memory> CudaDevice::allocate(size_t size, void* host_ptr) {
 
 std::unique_ptr<Stream> CudaDevice::create_stream() { return std::make_unique<CudaStream>(context_); }
 
-// Command timestamps are taken on the host when a command's state changes (platform/
-// clock.h, std::chrono::steady_clock), so the device timer is that same clock: then
-// clGetDeviceAndHostTimer, clGetHostTimer and profiling info are all one time base.
-uint64_t CudaDevice::device_timer_ns() const {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
+// The host clock (backends/host_clock.h): profiling times of GPU work are placed on it
+// (cuda_device_clock.h), so clGetDeviceAndHostTimer, clGetHostTimer and profiling info
+// share one time base.
+uint64_t CudaDevice::device_timer_ns() const { return host_clock_ns(); }
 
 CodegenResult CudaDevice::generate_code(std::string_view bitcode, const CodegenOptions& options) {
   return generate_nvptx_code(bitcode, options, target_);

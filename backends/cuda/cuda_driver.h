@@ -24,7 +24,7 @@ namespace cucl::backend::cuda {
   X(cuMemcpyDtoHAsync) X(cuMemcpyDtoDAsync) X(cuMemcpy2DAsync) X(cuMemcpy3DAsync) X(cuMemcpyHtoD)          \
   X(cuMemsetD8Async) X(cuMemsetD16Async) X(cuMemsetD32Async) X(cuStreamCreate) X(cuStreamDestroy)          \
   X(cuStreamSynchronize) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)         \
-  X(cuEventQuery) X(cuStreamQuery)                                                                       \
+  X(cuEventQuery) X(cuEventElapsedTime) X(cuStreamQuery) X(cuStreamWaitEvent)                             \
   X(cuModuleLoadData) X(cuModuleLoadDataEx) X(cuModuleUnload) X(cuModuleGetFunction) X(cuFuncGetAttribute)  \
   X(cuFuncSetAttribute) X(cuOccupancyMaxPotentialBlockSize) X(cuLaunchKernel) X(cuLaunchHostFunc)
 

@@ -6,6 +6,7 @@
 #include "backends/cuda/cuda_fill.h"
 #include "backends/cuda/cuda_launch.h"
 #include "backends/cuda/cuda_memory.h"
+#include "backends/cuda/cuda_stream_point.h"
 
 namespace cucl::backend::cuda {
 namespace {
@@ -128,6 +129,16 @@ Enqueued enqueue_operation(CudaContext& context, CUstream stream, const Operatio
         }
       },
       operation);
+}
+
+Enqueued enqueue_work(CudaContext& context, CUstream stream, const Work& work, DeviceClock& clock,
+                      TimingEvents& timing) {
+  wait_for_points(context, stream, work);
+  const bool timed = work.wants_times();
+  if (timed) timing.began = clock.record(stream);
+  Enqueued enqueued = enqueue_operation(context, stream, work.operation());
+  if (timed && timing.began) timing.ended = clock.record(stream);
+  return enqueued;
 }
 
 }  // namespace cucl::backend::cuda

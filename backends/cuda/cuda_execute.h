@@ -3,6 +3,7 @@
 
 #include "backends/backend.h"
 #include "backends/cuda/cuda_context.h"
+#include "backends/cuda/cuda_device_clock.h"
 #include "backends/cuda/cuda_transfer.h"
 
 namespace cucl::backend::cuda {
@@ -15,6 +16,12 @@ struct Enqueued {
 // Enqueues `operation` (anything but a HostFunction) on `stream`; the context is current.
 // Throws CudaError when the driver refuses.
 Enqueued enqueue_operation(CudaContext& context, CUstream stream, const Operation& operation);
+
+// Enqueues the work's operation after the points of other streams it must follow
+// (cuda_stream_point.h), between two timing events when it wants times (which then stay in
+// `timing`, also when this throws). The context is current; throws CudaError.
+Enqueued enqueue_work(CudaContext& context, CUstream stream, const Work& work, DeviceClock& clock,
+                      TimingEvents& timing);
 
 // Whether enqueue_operation would make the calling thread wait for the stream's earlier
 // work (copies it does on the host, reads into pageable memory, staged transfers).

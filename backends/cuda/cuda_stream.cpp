@@ -1,11 +1,13 @@
 #include "backends/cuda/cuda_stream.h"
 
 #include "backends/cuda/cuda_execute.h"
+#include "backends/cuda/cuda_stream_point.h"
 #include "backends/cuda/debug_log.h"
 
 namespace cucl::backend::cuda {
 
-CudaStream::CudaStream(std::shared_ptr<CudaContext> context) : context_(std::move(context)) {
+CudaStream::CudaStream(std::shared_ptr<CudaContext> context)
+    : context_(std::move(context)), points_(std::make_shared<EventPool>(context_, CU_EVENT_DISABLE_TIMING)) {
   context_->make_current();
   context_->check(context_->driver().cuStreamCreate(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
   try {
@@ -37,6 +39,7 @@ void CudaStream::submit(Work& work) {
   }
   cl_int status = CL_OUT_OF_RESOURCES;
   Kind kind = Kind::Done;
+  TimingEvents timing;
   if (context_->lost()) {  // the driver would fail it too (or, waiting for the stream, hang)
     completion_->push(work, status, kind);
     return;
@@ -44,15 +47,17 @@ void CudaStream::submit(Work& work) {
   try {
     context_->make_current();
     // After a host function or deferred work that has not run yet, and where the enqueue
-    // would wait for earlier commands: the completion thread enqueues it once they are
-    // done, and the submitter goes on at once.
-    if (completion_->gated() || (completion_->busy() && waits_for_stream(*context_, operation))) {
+    // would wait for earlier commands (or another stream's): the completion thread enqueues
+    // it once they are done, and the submitter goes on at once.
+    if (completion_->gated() || ((completion_->busy() || !work.device_waits().empty()) &&
+                                 waits_for_stream(*context_, operation))) {
       completion_->push_gated(work, Kind::Deferred);
       return;
     }
-    Enqueued enqueued = enqueue_operation(*context_, stream_, operation);
+    Enqueued enqueued = enqueue_work(*context_, stream_, work, completion_->clock(), timing);
     status = enqueued.status;
-    if (status >= 0 && enqueued.pending == Pending::StreamWork) kind = Kind::StreamWork;
+    // Timed work is waited for until its end event has passed.
+    if (status >= 0 && (enqueued.pending == Pending::StreamWork || timing.ended)) kind = Kind::StreamWork;
   } catch (const std::exception& error) {
     // A driver failure (CudaError) or anything else fails this work, not the caller.
     debug_log(std::string("a CUDA command failed: ") + error.what());
@@ -60,7 +65,22 @@ void CudaStream::submit(Work& work) {
   } catch (...) {
     status = CL_OUT_OF_RESOURCES;
   }
-  completion_->push(work, status, kind);
+  completion_->push(work, status, kind, timing);
+}
+
+bool CudaStream::can_follow_on_device(const Stream& earlier, const Operation& operation) const {
+  const auto* cuda = dynamic_cast<const CudaStream*>(&earlier);
+  return cuda && cuda->context_ == context_ && !std::holds_alternative<op::HostFunction>(operation);
+}
+
+bool CudaStream::mark(const Stream& follower, std::shared_ptr<StreamPoint>& point) {
+  if (&follower == this) return true;  // later work of this stream comes after it anyway
+  // Gated: work already submitted is not on the CUDA stream yet, so a point recorded now
+  // would not follow it.
+  if (context_->lost() || completion_->gated()) return false;
+  context_->make_current();
+  point = record_stream_point(points_, *context_, stream_);
+  return point != nullptr;
 }
 
 }  // namespace cucl::backend::cuda

@@ -7,6 +7,7 @@
 #include "backends/backend.h"
 #include "backends/cuda/cuda_completion.h"
 #include "backends/cuda/cuda_context.h"
+#include "backends/cuda/cuda_event_pool.h"
 
 namespace cucl::backend::cuda {
 
@@ -21,11 +22,17 @@ class CudaStream final : public Stream {
   bool runs_in_submission_order() const override { return true; }
   void wait_began() override { completion_->wait_began(); }
   void wait_ended() override { completion_->wait_ended(); }
+  // Any stream of the same device, for anything but host functions (cuda_stream_point.h).
+  bool can_follow_on_device(const Stream& earlier, const Operation& operation) const override;
+  bool mark(const Stream& follower, std::shared_ptr<StreamPoint>& point) override;
+  // Profiled work is timed with CUDA events (cuda_device_clock.h).
+  bool times_work() const override { return true; }
 
  private:
   std::shared_ptr<CudaContext> context_;
   CUstream stream_ = nullptr;
   std::shared_ptr<CompletionQueue> completion_;
+  std::shared_ptr<EventPool> points_;  // the points it marks, which outlive it
 };
 
 }  // namespace cucl::backend::cuda

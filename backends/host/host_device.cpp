@@ -10,6 +10,7 @@
 #include "backends/host/codegen/host_jit.h"
 #include "backends/host/host_memory.h"
 #include "backends/host/host_stream.h"
+#include "backends/host_clock.h"
 
 namespace cucl::backend::host {
 
@@ -29,11 +30,7 @@ std::unique_ptr<Memory> HostDevice::allocate(size_t size, void* host_ptr) {
 
 std::unique_ptr<Stream> HostDevice::create_stream() { return std::make_unique<HostStream>(arena_, fibers_); }
 
-uint64_t HostDevice::device_timer_ns() const {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
+uint64_t HostDevice::device_timer_ns() const { return host_clock_ns(); }
 
 CodegenResult HostDevice::generate_code(std::string_view bitcode, const CodegenOptions& options) {
   return generate_host_code(bitcode, options);

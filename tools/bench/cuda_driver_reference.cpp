@@ -51,6 +51,10 @@ struct Driver {
   CUresult (*cuStreamCreate)(CUstream*, unsigned);
   CUresult (*cuStreamDestroy)(CUstream);
   CUresult (*cuStreamSynchronize)(CUstream);
+  CUresult (*cuStreamWaitEvent)(CUstream, CUevent, unsigned);
+  CUresult (*cuEventCreate)(CUevent*, unsigned);
+  CUresult (*cuEventDestroy)(CUevent);
+  CUresult (*cuEventRecord)(CUevent, CUstream);
   CUresult (*cuMemAlloc)(CUdeviceptr*, size_t);
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void*, size_t, CUstream);
@@ -81,6 +85,10 @@ struct Driver {
     find(cuStreamCreate, "cuStreamCreate");
     find(cuStreamDestroy, "cuStreamDestroy_v2");
     find(cuStreamSynchronize, "cuStreamSynchronize");
+    find(cuStreamWaitEvent, "cuStreamWaitEvent");
+    find(cuEventCreate, "cuEventCreate");
+    find(cuEventDestroy, "cuEventDestroy_v2");
+    find(cuEventRecord, "cuEventRecord");
     find(cuMemAlloc, "cuMemAlloc_v2");
     find(cuMemFree, "cuMemFree_v2");
     find(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
@@ -202,6 +210,25 @@ void measure(const Driver& driver, const Settings& settings, std::size_t bytes, 
     }
   });
   cells[kKernelLaunch].value = seconds * 1e6 / settings.round_trips;
+  {
+    // Two streams, each launch waiting for an event the other recorded after its launch.
+    CUstream streams[2] = {stream, nullptr};
+    CUevent events[2] = {};
+    BENCH_CU(cuStreamCreate(&streams[1], CU_STREAM_NON_BLOCKING));
+    for (CUevent& event : events) BENCH_CU(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING));
+    seconds = median_seconds(settings.repetitions, [&] {
+      for (int i = 0; i < n; ++i) {
+        CUstream on = streams[i % 2];
+        if (i) BENCH_CU(cuStreamWaitEvent(on, events[(i - 1) % 2], 0));
+        BENCH_CU(cuLaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, on, nullptr, nullptr));
+        BENCH_CU(cuEventRecord(events[i % 2], on));
+      }
+      BENCH_CU(cuStreamSynchronize(streams[(n - 1) % 2]));
+    });
+    cells[kKernelPingPong].value = seconds * 1e6 / n;
+    for (CUevent event : events) driver.cuEventDestroy(event);
+    driver.cuStreamDestroy(streams[1]);
+  }
   constexpr unsigned kBlock = 256;
   const auto blocks = static_cast<unsigned>(bytes / 16 / kBlock);
   void* arguments[] = {&src.pointer, &dst.pointer};

@@ -106,6 +106,23 @@ void measure_kernels(const Session& session, cl_mem src, cl_mem dst, std::size_t
   });
   cells[kKernelLaunch].value = seconds * 1e6 / settings.round_trips;
 
+  // Dependencies between queues: each empty kernel waits for the previous one, enqueued on
+  // the other queue; waiting for the last waits for them all.
+  Queue other = session.another_queue();
+  seconds = median_seconds(settings.repetitions, [&] {
+    cl_event last = nullptr;
+    for (int i = 0; i < settings.enqueue_count; ++i) {
+      cl_event next = nullptr;
+      BENCH_CL(clEnqueueNDRangeKernel(i % 2 ? other.get() : queue, empty.get(), 1, nullptr, &one, nullptr,
+                                      last ? 1 : 0, last ? &last : nullptr, &next));
+      if (last) clReleaseEvent(last);
+      last = next;
+    }
+    BENCH_CL(clWaitForEvents(1, &last));
+    clReleaseEvent(last);
+  });
+  cells[kKernelPingPong].value = seconds * 1e6 / settings.enqueue_count;
+
   // Compute: every work-item copies one float4; the runtime picks the work-group size.
   Kernel copy = create_kernel(program.get(), "copy4");
   BENCH_CL(clSetKernelArg(copy.get(), 0, sizeof src, &src));

@@ -14,6 +14,7 @@ const std::array<Metric, kRowCount> kMetrics = {{
     {"read to pageable host memory (blocking)", "GB/s", Better::Higher},
     {"kernel enqueue: empty kernel (N, then clFinish) / N", "us", Better::Lower},
     {"kernel launch: empty kernel + clFinish", "us", Better::Lower},
+    {"kernels on two queues, each waiting for the last (N, then wait) / N", "us", Better::Lower},
     {"kernel: float4 copy (read+write bytes)", "GB/s", Better::Higher},
     {"kernel: fp32 multiply-add throughput", "GFLOPS", Better::Higher},
     {"first build of a small program", "ms", Better::Lower},
@@ -46,6 +47,13 @@ Session::Session(cl_device_id device) : device_(device) {
   // An in-order queue without profiling: the plain fast path applications use.
   queue_.reset(clCreateCommandQueueWithProperties(context_.get(), device, nullptr, &status));
   check(status, "clCreateCommandQueueWithProperties");
+}
+
+Queue Session::another_queue() const {
+  cl_int status = CL_SUCCESS;
+  Queue queue(clCreateCommandQueueWithProperties(context_.get(), device_, nullptr, &status));
+  check(status, "clCreateCommandQueueWithProperties");
+  return queue;
 }
 
 Buffer Session::buffer(std::size_t bytes) const {
@@ -107,7 +115,7 @@ void measure_device(cl_device_id device, const Settings& settings, Cells& cells)
 
   // 6-7. Kernels, where the device can build OpenCL C.
   if (!device_value<cl_bool>(device, CL_DEVICE_COMPILER_AVAILABLE)) {
-    for (Row row : {kKernelEnqueue, kKernelLaunch, kKernelCopy, kComputeFp32, kBuildFirst, kBuildAgain}) {
+    for (Row row : {kKernelEnqueue, kKernelLaunch, kKernelPingPong, kKernelCopy, kComputeFp32, kBuildFirst, kBuildAgain}) {
       cells[row].note = "n/a (no compiler)";
     }
     return;

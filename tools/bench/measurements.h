@@ -32,6 +32,7 @@ enum Row : std::size_t {
   kHostRead,
   kKernelEnqueue,
   kKernelLaunch,
+  kKernelPingPong,
   kKernelCopy,
   kComputeFp32,
   kBuildFirst,
@@ -55,6 +56,8 @@ class Session {
   cl_device_id device() const { return device_; }
   cl_context context() const { return context_.get(); }
   cl_command_queue queue() const { return queue_.get(); }
+  // Another in-order queue on the same device.
+  Queue another_queue() const;
   Buffer buffer(std::size_t bytes) const;
 
  private:
