@@ -53,9 +53,9 @@ CompletionQueue::~CompletionQueue() {
   for (CUevent event : free_events_) context_->driver().cuEventDestroy(event);
 }
 
-void CompletionQueue::push(Work& work, cl_int status, Kind kind, const TimingEvents& timing) {
+void CompletionQueue::push(Work& work, cl_int status, Kind kind, bool started, const TimingEvents& timing) {
   std::unique_lock lock(mutex_);
-  Item item{&work, status, kind, nullptr, timing};
+  Item item{&work, status, kind, nullptr, timing, started};
   if (kind == Kind::StreamWork && ++since_checkpoint_ >= kCheckpointSpacing &&
       outstanding_.load(std::memory_order_relaxed) >= kDeepBacklog) {
     item.checkpoint = record_checkpoint_locked();
@@ -63,9 +63,9 @@ void CompletionQueue::push(Work& work, cl_int status, Kind kind, const TimingEve
   append(lock, item);
 }
 
-void CompletionQueue::push_gated(Work& work, Kind kind) {
+void CompletionQueue::push_gated(Work& work, Kind kind, bool started) {
   std::unique_lock lock(mutex_);
-  append(lock, {&work, CL_SUCCESS, kind, nullptr, {}});
+  append(lock, {&work, CL_SUCCESS, kind, nullptr, {}, started});
 }
 
 CUevent CompletionQueue::record_checkpoint_locked() {
@@ -240,6 +240,8 @@ void CompletionQueue::finish_batch(std::vector<Item>& batch) {
   size_t finished = 0;
   for (; finished < batch.size(); ++finished) {
     Item& item = batch[finished];
+    // Everything before it has ended: it is running now, unless it waits for another stream.
+    if (!item.started && item.work->device_waits().empty()) start(item);
     cl_int status = current ? item.status : CL_OUT_OF_RESOURCES;
     if (item.kind == Kind::StreamWork && status >= 0 && finished >= covered) {
       std::optional<cl_int> waited = wait_through(batch, finished, covered);
@@ -273,6 +275,7 @@ void CompletionQueue::finish_batch(std::vector<Item>& batch) {
     outstanding_.fetch_sub(1, std::memory_order_release);
     if (status < 0) report_loss(*item.work);
     report_times(item, status);
+    if (!item.started) start(item);
     item.work->finished(status);
   }
   std::lock_guard lock(mutex_);

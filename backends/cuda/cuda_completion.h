@@ -45,11 +45,12 @@ class CompletionQueue {
   CompletionQueue& operator=(const CompletionQueue&) = delete;
 
   // After enqueuing the work's operations (the context is current on the calling thread),
-  // with the timing events recorded around them, which the queue gives back.
-  void push(Work& work, cl_int status, Kind kind, const TimingEvents& timing = {});
+  // with the timing events recorded around them, which the queue gives back. `started`: the
+  // submitter has called Work::started (else this thread does, see finish_batch).
+  void push(Work& work, cl_int status, Kind kind, bool started, const TimingEvents& timing = {});
   // Host and Deferred work: everything submitted after it is deferred too until this
   // thread has handled it (see gated()).
-  void push_gated(Work& work, Kind kind);
+  void push_gated(Work& work, Kind kind, bool started);
   // A host function or deferred work is pending: new work must be pushed as Deferred.
   bool gated() const { return gated_.load(std::memory_order_acquire) != 0; }
   // Times profiled work (timing events recorded by submitters, measured by this thread).
@@ -70,6 +71,7 @@ class CompletionQueue {
     Kind kind;
     CUevent checkpoint = nullptr;  // recorded after this item's and every earlier item's work
     TimingEvents timing;           // profiled work's start and end on the stream
+    bool started = false;          // Work::started has been called
   };
 
   CompletionQueue(std::shared_ptr<CudaContext> context, CUstream stream)
@@ -94,6 +96,10 @@ class CompletionQueue {
   // Watches `event` for a while, then sleeps on it.
   cl_int wait_for(CUevent event);
   cl_int run_deferred(Item& item);
+  static void start(Item& item) {
+    item.started = true;
+    item.work->started();
+  }
   // Profiled work learns when it ran (before finished()); the timing events go back.
   void report_times(Item& item, cl_int status);
   // CL_SUCCESS, or CL_OUT_OF_RESOURCES after noting a lost context.

@@ -31,17 +31,21 @@ CudaStream::~CudaStream() {
 
 void CudaStream::submit(Work& work) {
   using Kind = CompletionQueue::Kind;
-  work.started();
+  // CL_RUNNING when the work can run: at once on an idle stream, else once the completion
+  // thread reaches it (the work before it has ended), or, waiting for another stream, when it
+  // ends (a dependent must not look running while what it waits for runs).
+  const bool started = !completion_->busy() && work.device_waits().empty();
+  if (started) work.started();
   const Operation& operation = work.operation();
   if (std::holds_alternative<op::HostFunction>(operation)) {
-    completion_->push_gated(work, Kind::Host);
+    completion_->push_gated(work, Kind::Host, started);
     return;
   }
   cl_int status = CL_OUT_OF_RESOURCES;
   Kind kind = Kind::Done;
   TimingEvents timing;
   if (context_->lost()) {  // the driver would fail it too (or, waiting for the stream, hang)
-    completion_->push(work, status, kind);
+    completion_->push(work, status, kind, started);
     return;
   }
   try {
@@ -51,7 +55,7 @@ void CudaStream::submit(Work& work) {
     // it once they are done, and the submitter goes on at once.
     if (completion_->gated() || ((completion_->busy() || !work.device_waits().empty()) &&
                                  waits_for_stream(*context_, operation))) {
-      completion_->push_gated(work, Kind::Deferred);
+      completion_->push_gated(work, Kind::Deferred, started);
       return;
     }
     Enqueued enqueued = enqueue_work(*context_, stream_, work, completion_->clock(), timing);
@@ -65,7 +69,7 @@ void CudaStream::submit(Work& work) {
   } catch (...) {
     status = CL_OUT_OF_RESOURCES;
   }
-  completion_->push(work, status, kind, timing);
+  completion_->push(work, status, kind, started, timing);
 }
 
 bool CudaStream::can_follow_on_device(const Stream& earlier, const Operation& operation) const {
