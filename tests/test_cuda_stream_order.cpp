@@ -169,6 +169,19 @@ class CudaStreamOrder : public GpuTest {
     return launch(queue, sum_, {}, kItems);
   }
 
+  // A producer on the fixture's queue behind an unset user event (`gate`), and a consumer on
+  // another queue that copies its output into `result` once it is done.
+  struct GatedChain {
+    cl_command_queue producer_queue, consumer_queue;
+    cl_event gate, produced, consumed;
+  };
+  GatedChain gated_chain(cl_mem produced, cl_mem result) {
+    GatedChain chain{queue(), another_queue(), user_event(context()), nullptr, nullptr};
+    chain.produced = produce(chain.producer_queue, produced, 7, kShortSteps, {chain.gate});
+    chain.consumed = copy_at(chain.consumer_queue, produced, result, 0, {chain.produced});
+    return chain;
+  }
+
   // kLinks increments of one counter per work-item, alternating between `a` and `b`, each
   // waiting for the one before: every increment must see the previous one's result.
   void ping_pong(cl_command_queue a, cl_command_queue b) {
@@ -257,11 +270,8 @@ TEST_F(CudaStreamOrder, EventIsCompleteOnceTheCommandThatWaitedForItIs) {
 // A producer that waits for an unset user event, and a consumer on the other queue that
 // waits for the producer: neither may complete until the user event is set.
 TEST_F(CudaStreamOrder, UnsetUserEventHoldsBackTheCommandOnTheOtherQueue) {
-  cl_command_queue a = queue(), b = another_queue();
   Mem produced = uint_buffer(kItems, kUnwritten), result = uint_buffer(kItems, kUnwritten);
-  cl_event gate = user_event(context());
-  cl_event produced_event = produce(a, produced, 7, kShortSteps, {gate});
-  cl_event consumed = copy_at(b, produced, result, 0, {produced_event});
+  auto [a, b, gate, produced_event, consumed] = gated_chain(produced, result);
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   EXPECT_GT(event_status(produced_event), CL_COMPLETE);
   EXPECT_GT(event_status(consumed), CL_COMPLETE) << "ran before the command it waits for";
@@ -274,11 +284,8 @@ TEST_F(CudaStreamOrder, UnsetUserEventHoldsBackTheCommandOnTheOtherQueue) {
 // The user event fails: so do the producer and the consumer on the other queue, and
 // neither writes anything.
 TEST_F(CudaStreamOrder, FailedUserEventFailsTheCommandOnTheOtherQueue) {
-  cl_command_queue a = queue(), b = another_queue();
   Mem produced = uint_buffer(kItems, kUnwritten), result = uint_buffer(kItems, kUnwritten);
-  cl_event gate = user_event(context());
-  cl_event produced_event = produce(a, produced, 7, kShortSteps, {gate});
-  cl_event consumed = copy_at(b, produced, result, 0, {produced_event});
+  auto [a, b, gate, produced_event, consumed] = gated_chain(produced, result);
   EXPECT_EQ(clSetUserEventStatus(gate, -7), CL_SUCCESS);
   EXPECT_EQ(clWaitForEvents(1, &consumed), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
   EXPECT_LT(event_status(consumed), 0);
