@@ -87,9 +87,12 @@ void Command::add_dependency(Event& event, SubmissionListener& listener) {
 
 bool Command::can_follow_on_device(const Event& event) const {
   // Commands that make memory current across devices (contexts of several devices) keep
-  // to the host's ordering.
+  // to the host's ordering; so do profiled commands whose stream does not time them on the
+  // device (their START would include the wait).
   Queue* earlier = event.queue();
-  return earlier && spec_.accesses.empty() && queue_->stream().can_follow_on_device(earlier->stream(), spec_.operation);
+  backend::Stream& stream = queue_->stream();
+  return earlier && spec_.accesses.empty() && (!queue_->profiling() || stream.times_work()) &&
+         stream.can_follow_on_device(earlier->stream(), spec_.operation);
 }
 
 void Command::ordered_on_device(Event& event, bool carries_failure) {

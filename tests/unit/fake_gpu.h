@@ -1,0 +1,245 @@
+// A fake GPU device for tests of platform/ on the CPU: its streams behave as a GPU's. Each
+// runs its work in submission order on its own thread, and before work that carries points
+// of other streams (Work::device_waits) it waits until those streams have run their work up
+// to the point. A stream can pause, hold back its reports (Work::finished) as a completion
+// seen late, fail work, and report device times. FakeGpuTest gives a context on it with
+// queues and commands that log their run. A test program defines cucl::kDispatchTable.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "platform/context.h"
+#include "platform/device.h"
+#include "platform/event.h"
+#include "platform/handle.h"
+#include "platform/queue.h"
+#include "platform/registry.h"
+
+namespace fake_gpu {
+
+using namespace cucl;
+using namespace std::chrono_literals;
+
+class FakeGpuStream;
+
+// A point of a fake stream: its work up to `count` submitted commands.
+struct FakePoint final : backend::StreamPoint {
+  FakePoint(FakeGpuStream& stream, size_t count) : stream(stream), count(count) {}
+  FakeGpuStream& stream;
+  size_t count;
+};
+
+class FakeGpuStream final : public backend::Stream {
+ public:
+  FakeGpuStream(const void* device, bool times_work)
+      : device_(device), times_work_(times_work), thread_([this] { run(); }) {}
+  ~FakeGpuStream() override {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    changed_.notify_all();
+    thread_.join();
+  }
+
+  void submit(backend::Work& work) override {
+    std::lock_guard lock(mutex_);
+    queue_.push_back(&work);
+    ++submitted_;
+    points_carried_ += work.device_waits().size();
+    changed_.notify_all();
+  }
+  bool runs_in_submission_order() const override { return true; }
+  bool times_work() const override { return times_work_; }
+  bool can_follow_on_device(const Stream& earlier, const backend::Operation&) const override {
+    const auto* other = dynamic_cast<const FakeGpuStream*>(&earlier);
+    return other && other->device_ == device_;
+  }
+  bool mark(const Stream& follower, std::shared_ptr<backend::StreamPoint>& point) override {
+    if (&follower == this) return true;
+    std::lock_guard lock(mutex_);
+    point = std::make_shared<FakePoint>(*this, submitted_);
+    return true;
+  }
+
+  // Work waits to run until resume().
+  void pause() { set([this] { paused_ = true; }); }
+  void resume() { set([this] { paused_ = false; }); }
+  // Work runs, but finished() is called only by release_reports(), in order.
+  void hold_reports() { set([this] { holding_ = true; }); }
+  void release_reports() {
+    std::vector<std::pair<backend::Work*, cl_int>> held;
+    {
+      std::lock_guard lock(mutex_);
+      holding_ = false;
+      held.swap(held_);
+    }
+    for (auto [work, status] : held) work->finished(status);
+  }
+  // Timed work is reported to have run when `times` says (start, end; host clock, ns), asked
+  // once it has run.
+  using Times = std::function<std::pair<uint64_t, uint64_t>()>;
+  void report_times(Times times) { set([&] { times_ = std::move(times); }); }
+  // The next work to run ends with this status.
+  void fail_next(cl_int status) { set([&] { fail_next_ = status; }); }
+
+  size_t submitted() {
+    std::lock_guard lock(mutex_);
+    return submitted_;
+  }
+  size_t points_carried() {
+    std::lock_guard lock(mutex_);
+    return points_carried_;
+  }
+  // Waits until `count` commands have run.
+  bool wait_ran(size_t count, std::chrono::milliseconds limit = 10s) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, limit, [&] { return ran_ >= count; });
+  }
+
+ private:
+  template <class Change>
+  void set(Change change) {
+    {
+      std::lock_guard lock(mutex_);
+      change();
+    }
+    changed_.notify_all();
+  }
+
+  void run() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      changed_.wait(lock, [&] { return stopping_ || (!paused_ && !queue_.empty()); });
+      if (queue_.empty()) return;
+      backend::Work* work = queue_.front();
+      queue_.pop_front();
+      const cl_int status = std::exchange(fail_next_, CL_SUCCESS);
+      lock.unlock();
+      for (const auto& point : work->device_waits()) {
+        const auto& fake = static_cast<const FakePoint&>(*point);
+        fake.stream.wait_ran(fake.count, 1h);
+      }
+      work->started();
+      if (const auto* function = std::get_if<backend::op::HostFunction>(&work->operation())) function->run();
+      lock.lock();
+      if (work->wants_times() && times_) {
+        auto [start, end] = times_();
+        work->timed(start, end);
+      }
+      ++ran_;
+      changed_.notify_all();
+      if (holding_) {
+        held_.emplace_back(work, status);
+        continue;
+      }
+      lock.unlock();
+      work->finished(status);
+      lock.lock();
+    }
+  }
+
+  const void* device_;
+  const bool times_work_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<backend::Work*> queue_;
+  std::vector<std::pair<backend::Work*, cl_int>> held_;
+  size_t submitted_ = 0, ran_ = 0, points_carried_ = 0;
+  cl_int fail_next_ = CL_SUCCESS;
+  Times times_;
+  bool paused_ = false, holding_ = false, stopping_ = false;
+  std::thread thread_;
+};
+
+class FakeGpu final : public backend::Device {
+ public:
+  explicit FakeGpu(bool times_work) : times_work_(times_work) {}
+  const backend::DeviceDescription& description() const override { return description_; }
+  std::unique_ptr<backend::Memory> allocate(size_t, void*) override { return nullptr; }
+  std::unique_ptr<backend::Stream> create_stream() override {
+    auto stream = std::make_unique<FakeGpuStream>(this, times_work_);
+    streams.push_back(stream.get());
+    return stream;
+  }
+  uint64_t device_timer_ns() const override { return 0; }
+  backend::CodegenResult generate_code(std::string_view, const backend::CodegenOptions&) override { return {}; }
+  std::unique_ptr<backend::LoadedProgram> load_program(std::string_view, std::string& error) override {
+    error = "no compiler";
+    return nullptr;
+  }
+
+  std::vector<FakeGpuStream*> streams;  // in creation order, owned by their queues
+
+ private:
+  bool times_work_;
+  backend::DeviceDescription description_;
+};
+
+// Records the order in which the fake device ran the commands.
+class RunLog {
+ public:
+  void add(int id) {
+    std::lock_guard lock(mutex_);
+    ids_.push_back(id);
+  }
+  std::vector<int> ids() {
+    std::lock_guard lock(mutex_);
+    return ids_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<int> ids_;
+};
+
+class FakeGpuTest : public ::testing::Test {
+ protected:
+  explicit FakeGpuTest(bool times_work = false) {
+    auto backend = std::make_unique<FakeGpu>(times_work);
+    gpu = backend.get();
+    device = make<Device>(std::move(backend));
+    context = make<Context>(std::vector<Device*>{device.get()}, std::vector<cl_context_properties>{}, nullptr,
+                            nullptr);
+    // Queues and user events pin their context's handle: it has one, in a registry of the
+    // test's own (the platform's is not needed).
+    context->publish(registry);
+  }
+  ~FakeGpuTest() override {
+    for (auto& queue : queues) queue->finish();
+    queues.clear();
+    context->drop();  // the registry listing's hold; the handle is never released
+  }
+
+  // A queue and its fake stream.
+  std::pair<Queue*, FakeGpuStream*> queue(cl_command_queue_properties properties = 0) {
+    queues.push_back(make<Queue>(context, device.get(), properties, std::vector<cl_queue_properties>{}));
+    return {queues.back().get(), gpu->streams.back()};
+  }
+  // A command that logs `id` when the device runs it.
+  Ref<Event> command(Queue& queue, int id, std::vector<Ref<Event>> wait = {}, Ordering ordering = Ordering::Normal) {
+    CommandSpec spec;
+    spec.type = CL_COMMAND_NATIVE_KERNEL;
+    spec.operation = backend::op::HostFunction{[this, id] { log.add(id); }};
+    return queue.enqueue(std::move(spec), wait, ordering);
+  }
+
+  Registry registry;
+  FakeGpu* gpu = nullptr;
+  Ref<Device> device;
+  Ref<Context> context;
+  std::vector<Ref<Queue>> queues;
+  RunLog log;
+};
+
+}  // namespace fake_gpu

@@ -1,0 +1,92 @@
+// Profiling times that a stream reports from the device (Work::timed, Event::set_device_times)
+// and the queue pipelining that relies on them (Stream::times_work), with a fake GPU device
+// (fake_gpu.h).
+#include "backends/host_clock.h"
+#include "fake_gpu.h"
+
+// Objects point their handles at the ICD's dispatch table (icd/dispatch.cpp); this test
+// has no entry points, and no handle reaches an application.
+const cl_icd_dispatch cucl::kDispatchTable{};
+
+using namespace fake_gpu;
+
+namespace {
+
+enum Stamp { kQueued, kSubmit, kStart, kEnd, kComplete };
+
+class DeviceTimes : public FakeGpuTest {
+ protected:
+  DeviceTimes() : FakeGpuTest(/*times_work=*/true) {}
+};
+
+class HostTimes : public FakeGpuTest {};
+
+TEST_F(DeviceTimes, ReportedTimesBecomeStartAndEnd) {
+  auto [profiled, stream] = queue(CL_QUEUE_PROFILING_ENABLE);
+  std::vector<std::pair<uint64_t, uint64_t>> reported;
+  stream->report_times([&] {
+    const uint64_t start = backend::host_clock_ns() - 2000;  // it began before it was seen to
+    reported.emplace_back(start, start + 1000);
+    return reported.back();
+  });
+  Ref<Event> event = command(*profiled, 1);
+  ASSERT_EQ(event->wait(), CL_COMPLETE);
+  ASSERT_EQ(reported.size(), 1u);
+  EXPECT_EQ(event->timestamp(kStart), std::max<uint64_t>(reported[0].first, event->timestamp(kSubmit)));
+  EXPECT_EQ(event->timestamp(kEnd), std::max<uint64_t>(reported[0].second, event->timestamp(kStart)));
+  EXPECT_LE(event->timestamp(kEnd), event->timestamp(kComplete));
+}
+
+TEST_F(DeviceTimes, TimesOutsideSubmitToCompleteAreKeptInside) {
+  auto [profiled, stream] = queue(CL_QUEUE_PROFILING_ENABLE);
+  stream->report_times([] { return std::pair<uint64_t, uint64_t>{1, 2}; });  // long before SUBMIT
+  Ref<Event> early = command(*profiled, 1);
+  ASSERT_EQ(early->wait(), CL_COMPLETE);
+  EXPECT_EQ(early->timestamp(kStart), early->timestamp(kSubmit));
+  EXPECT_EQ(early->timestamp(kEnd), early->timestamp(kStart));
+
+  const uint64_t hour = 3600'000'000'000;
+  stream->report_times([hour] {
+    const uint64_t now = backend::host_clock_ns();
+    return std::pair<uint64_t, uint64_t>{now + hour, now + 2 * hour};  // after COMPLETE
+  });
+  Ref<Event> late = command(*profiled, 2);
+  ASSERT_EQ(late->wait(), CL_COMPLETE);
+  EXPECT_EQ(late->timestamp(kStart), late->timestamp(kComplete));
+  EXPECT_EQ(late->timestamp(kEnd), late->timestamp(kComplete));
+  EXPECT_LE(late->timestamp(kSubmit), late->timestamp(kStart));
+}
+
+TEST_F(DeviceTimes, AProfiledInOrderQueueHandsEachCommandOverAtOnce) {
+  auto [profiled, stream] = queue(CL_QUEUE_PROFILING_ENABLE);
+  stream->pause();
+  Ref<Event> first = command(*profiled, 1);
+  Ref<Event> second = command(*profiled, 2);
+  EXPECT_EQ(stream->submitted(), 2u);
+  stream->resume();
+  EXPECT_EQ(second->wait(), CL_COMPLETE);
+  EXPECT_EQ(log.ids(), (std::vector<int>{1, 2}));
+}
+
+// Without device times a command's START would count its wait behind the one before, so a
+// profiled in-order queue hands it over only once that one has ended.
+TEST_F(HostTimes, AProfiledInOrderQueueWaitsForEachCommandToEnd) {
+  auto [profiled, stream] = queue(CL_QUEUE_PROFILING_ENABLE);
+  stream->pause();
+  Ref<Event> first = command(*profiled, 1);
+  Ref<Event> second = command(*profiled, 2);
+  EXPECT_EQ(stream->submitted(), 1u);
+  stream->resume();
+  EXPECT_EQ(second->wait(), CL_COMPLETE);
+  EXPECT_LE(first->timestamp(kEnd), second->timestamp(kStart));
+  // An unprofiled queue on the same stream kind is pipelined.
+  auto [plain, plain_stream] = queue();
+  plain_stream->pause();
+  Ref<Event> third = command(*plain, 3);
+  Ref<Event> fourth = command(*plain, 4);
+  EXPECT_EQ(plain_stream->submitted(), 2u);
+  plain_stream->resume();
+  EXPECT_EQ(fourth->wait(), CL_COMPLETE);
+}
+
+}  // namespace
