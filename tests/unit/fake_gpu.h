@@ -30,34 +30,52 @@ namespace fake_gpu {
 using namespace cucl;
 using namespace std::chrono_literals;
 
-class FakeGpuStream;
+// What a fake stream's thread works on; shared with the thread, so that the stream may be
+// destroyed on that thread (the last finished() can release its queue).
+struct FakeStreamState {
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::deque<backend::Work*> queue;
+  std::vector<std::pair<backend::Work*, cl_int>> held;
+  size_t submitted = 0, ran = 0, points_carried = 0;
+  cl_int fail_next = CL_SUCCESS;
+  std::function<std::pair<uint64_t, uint64_t>()> times;
+  bool paused = false, holding = false, stopping = false;
+
+  // Waits until `count` commands have run.
+  bool wait_ran(size_t count, std::chrono::milliseconds limit) {
+    std::unique_lock lock(mutex);
+    return changed.wait_for(lock, limit, [&] { return ran >= count; });
+  }
+};
 
 // A point of a fake stream: its work up to `count` submitted commands.
 struct FakePoint final : backend::StreamPoint {
-  FakePoint(FakeGpuStream& stream, size_t count) : stream(stream), count(count) {}
-  FakeGpuStream& stream;
+  FakePoint(std::shared_ptr<FakeStreamState> stream, size_t count) : stream(std::move(stream)), count(count) {}
+  std::shared_ptr<FakeStreamState> stream;
   size_t count;
 };
 
 class FakeGpuStream final : public backend::Stream {
  public:
   FakeGpuStream(const void* device, bool times_work)
-      : device_(device), times_work_(times_work), thread_([this] { run(); }) {}
+      : device_(device), times_work_(times_work), state_(std::make_shared<FakeStreamState>()),
+        thread_(run, state_) {}
   ~FakeGpuStream() override {
-    {
-      std::lock_guard lock(mutex_);
-      stopping_ = true;
+    set([](FakeStreamState& state) { state.stopping = true; });
+    if (thread_.get_id() == std::this_thread::get_id()) {
+      thread_.detach();  // run() ends once it looks again; the state outlives this
+    } else {
+      thread_.join();
     }
-    changed_.notify_all();
-    thread_.join();
   }
 
   void submit(backend::Work& work) override {
-    std::lock_guard lock(mutex_);
-    queue_.push_back(&work);
-    ++submitted_;
-    points_carried_ += work.device_waits().size();
-    changed_.notify_all();
+    set([&](FakeStreamState& state) {
+      state.queue.push_back(&work);
+      ++state.submitted;
+      state.points_carried += work.device_waits().size();
+    });
   }
   bool runs_in_submission_order() const override { return true; }
   bool times_work() const override { return times_work_; }
@@ -67,98 +85,86 @@ class FakeGpuStream final : public backend::Stream {
   }
   bool mark(const Stream& follower, std::shared_ptr<backend::StreamPoint>& point) override {
     if (&follower == this) return true;
-    std::lock_guard lock(mutex_);
-    point = std::make_shared<FakePoint>(*this, submitted_);
+    std::lock_guard lock(state_->mutex);
+    point = std::make_shared<FakePoint>(state_, state_->submitted);
     return true;
   }
 
   // Work waits to run until resume().
-  void pause() { set([this] { paused_ = true; }); }
-  void resume() { set([this] { paused_ = false; }); }
+  void pause() { set([](FakeStreamState& state) { state.paused = true; }); }
+  void resume() { set([](FakeStreamState& state) { state.paused = false; }); }
   // Work runs, but finished() is called only by release_reports(), in order.
-  void hold_reports() { set([this] { holding_ = true; }); }
+  void hold_reports() { set([](FakeStreamState& state) { state.holding = true; }); }
   void release_reports() {
     std::vector<std::pair<backend::Work*, cl_int>> held;
-    {
-      std::lock_guard lock(mutex_);
-      holding_ = false;
-      held.swap(held_);
-    }
+    set([&](FakeStreamState& state) {
+      state.holding = false;
+      held.swap(state.held);
+    });
     for (auto [work, status] : held) work->finished(status);
   }
   // Timed work is reported to have run when `times` says (start, end; host clock, ns), asked
   // once it has run.
-  using Times = std::function<std::pair<uint64_t, uint64_t>()>;
-  void report_times(Times times) { set([&] { times_ = std::move(times); }); }
+  void report_times(std::function<std::pair<uint64_t, uint64_t>()> times) {
+    set([&](FakeStreamState& state) { state.times = std::move(times); });
+  }
   // The next work to run ends with this status.
-  void fail_next(cl_int status) { set([&] { fail_next_ = status; }); }
+  void fail_next(cl_int status) { set([&](FakeStreamState& state) { state.fail_next = status; }); }
 
-  size_t submitted() {
-    std::lock_guard lock(mutex_);
-    return submitted_;
-  }
-  size_t points_carried() {
-    std::lock_guard lock(mutex_);
-    return points_carried_;
-  }
-  // Waits until `count` commands have run.
-  bool wait_ran(size_t count, std::chrono::milliseconds limit = 10s) {
-    std::unique_lock lock(mutex_);
-    return changed_.wait_for(lock, limit, [&] { return ran_ >= count; });
-  }
+  size_t submitted() { return read([](FakeStreamState& state) { return state.submitted; }); }
+  size_t points_carried() { return read([](FakeStreamState& state) { return state.points_carried; }); }
+  bool wait_ran(size_t count, std::chrono::milliseconds limit = 10s) { return state_->wait_ran(count, limit); }
 
  private:
   template <class Change>
   void set(Change change) {
     {
-      std::lock_guard lock(mutex_);
-      change();
+      std::lock_guard lock(state_->mutex);
+      change(*state_);
     }
-    changed_.notify_all();
+    state_->changed.notify_all();
+  }
+  template <class Read>
+  size_t read(Read value) {
+    std::lock_guard lock(state_->mutex);
+    return value(*state_);
   }
 
-  void run() {
-    std::unique_lock lock(mutex_);
+  static void run(std::shared_ptr<FakeStreamState> state) {
+    std::unique_lock lock(state->mutex);
     for (;;) {
-      changed_.wait(lock, [&] { return stopping_ || (!paused_ && !queue_.empty()); });
-      if (queue_.empty()) return;
-      backend::Work* work = queue_.front();
-      queue_.pop_front();
-      const cl_int status = std::exchange(fail_next_, CL_SUCCESS);
+      state->changed.wait(lock, [&] { return state->stopping || (!state->paused && !state->queue.empty()); });
+      if (state->queue.empty()) return;
+      backend::Work* work = state->queue.front();
+      state->queue.pop_front();
+      const cl_int status = std::exchange(state->fail_next, CL_SUCCESS);
       lock.unlock();
       for (const auto& point : work->device_waits()) {
         const auto& fake = static_cast<const FakePoint&>(*point);
-        fake.stream.wait_ran(fake.count, 1h);
+        fake.stream->wait_ran(fake.count, 1h);
       }
       work->started();
       if (const auto* function = std::get_if<backend::op::HostFunction>(&work->operation())) function->run();
       lock.lock();
-      if (work->wants_times() && times_) {
-        auto [start, end] = times_();
+      if (work->wants_times() && state->times) {
+        auto [start, end] = state->times();
         work->timed(start, end);
       }
-      ++ran_;
-      changed_.notify_all();
-      if (holding_) {
-        held_.emplace_back(work, status);
+      ++state->ran;
+      state->changed.notify_all();
+      if (state->holding) {
+        state->held.emplace_back(work, status);
         continue;
       }
       lock.unlock();
-      work->finished(status);
+      work->finished(status);  // may destroy the stream (its queue's last hold)
       lock.lock();
     }
   }
 
   const void* device_;
   const bool times_work_;
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::deque<backend::Work*> queue_;
-  std::vector<std::pair<backend::Work*, cl_int>> held_;
-  size_t submitted_ = 0, ran_ = 0, points_carried_ = 0;
-  cl_int fail_next_ = CL_SUCCESS;
-  Times times_;
-  bool paused_ = false, holding_ = false, stopping_ = false;
+  std::shared_ptr<FakeStreamState> state_;
   std::thread thread_;
 };
 
