@@ -43,16 +43,6 @@ std::shared_ptr<CompletionQueue> CompletionQueue::start(std::shared_ptr<CudaCont
   return queue;
 }
 
-CompletionQueue::~CompletionQueue() {
-  // The last owner may be the thread itself (see stop()), which has the context current.
-  try {
-    context_->make_current();
-  } catch (const CudaError&) {
-    return;
-  }
-  for (CUevent event : free_events_) context_->driver().cuEventDestroy(event);
-}
-
 void CompletionQueue::push(Work& work, cl_int status, Kind kind, bool started, const TimingEvents& timing) {
   std::unique_lock lock(mutex_);
   Item item{&work, status, kind, nullptr, timing, started};
@@ -69,18 +59,10 @@ void CompletionQueue::push_gated(Work& work, Kind kind, bool started) {
 }
 
 CUevent CompletionQueue::record_checkpoint_locked() {
-  // Under the lock: it follows the work of every item pushed before it.
-  CUevent event = nullptr;
-  try {
-    event = take_event_locked();
-  } catch (const CudaError&) {
-    return nullptr;  // no checkpoint: the completion thread's own wait covers the item
-  }
-  if (context_->driver().cuEventRecord(event, stream_) != CUDA_SUCCESS) {
-    free_events_.push_back(event);
-    return nullptr;
-  }
-  since_checkpoint_ = 0;
+  // Under the lock: it follows the work of every item pushed before it. Without it the
+  // completion thread's own wait covers the item.
+  CUevent event = events_.record(stream_);
+  if (event) since_checkpoint_ = 0;
   return event;
 }
 
@@ -122,18 +104,6 @@ bool CompletionQueue::take_all(std::vector<Item>& batch) {
   return true;
 }
 
-CUevent CompletionQueue::take_event_locked() {
-  if (!free_events_.empty()) {
-    CUevent event = free_events_.back();
-    free_events_.pop_back();
-    return event;
-  }
-  CUevent event = nullptr;
-  context_->check(context_->driver().cuEventCreate(&event, CU_EVENT_DISABLE_TIMING | CU_EVENT_BLOCKING_SYNC),
-                  "cuEventCreate");
-  return event;
-}
-
 cl_int CompletionQueue::wait_for(CUevent event) {
   const CudaDriver& driver = context_->driver();
   CUresult result = CUDA_ERROR_NOT_READY;
@@ -146,15 +116,13 @@ cl_int CompletionQueue::wait_for(CUevent event) {
 cl_int CompletionQueue::wait_for_stream() {
   CUevent event = nullptr;
   try {
-    std::lock_guard lock(mutex_);
-    event = take_event_locked();
+    event = events_.take();
   } catch (const CudaError&) {
     return status_of(context_->driver().cuStreamSynchronize(stream_));
   }
   const CUresult recorded = context_->driver().cuEventRecord(event, stream_);
   cl_int status = recorded == CUDA_SUCCESS ? wait_for(event) : status_of(recorded);
-  std::lock_guard lock(mutex_);
-  free_events_.push_back(event);
+  events_.give_back(event);
   return status;
 }
 
@@ -278,9 +246,8 @@ void CompletionQueue::finish_batch(std::vector<Item>& batch) {
     if (!item.started) start(item);
     item.work->finished(status);
   }
-  std::lock_guard lock(mutex_);
   for (size_t i = 0; i < finished; ++i) {
-    if (batch[i].checkpoint) free_events_.push_back(batch[i].checkpoint);
+    if (batch[i].checkpoint) events_.give_back(batch[i].checkpoint);
   }
   batch.erase(batch.begin(), batch.begin() + static_cast<std::ptrdiff_t>(finished));
 }

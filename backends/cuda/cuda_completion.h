@@ -21,6 +21,7 @@
 #include "backends/backend.h"
 #include "backends/cuda/cuda_context.h"
 #include "backends/cuda/cuda_device_clock.h"
+#include "backends/cuda/cuda_event_pool.h"
 
 namespace cucl::backend::cuda {
 
@@ -40,7 +41,7 @@ class CompletionQueue {
   // Starts the thread; the queue lives as long as the thread or its owner needs it.
   // `stream` outlives every item pushed.
   static std::shared_ptr<CompletionQueue> start(std::shared_ptr<CudaContext> context, CUstream stream);
-  ~CompletionQueue();
+  ~CompletionQueue() = default;  // may run on the thread itself (see stop())
   CompletionQueue(const CompletionQueue&) = delete;
   CompletionQueue& operator=(const CompletionQueue&) = delete;
 
@@ -75,7 +76,10 @@ class CompletionQueue {
   };
 
   CompletionQueue(std::shared_ptr<CudaContext> context, CUstream stream)
-      : context_(std::move(context)), stream_(stream), clock_(context_) {}
+      : context_(std::move(context)),
+        stream_(stream),
+        clock_(context_),
+        events_(context_, CU_EVENT_DISABLE_TIMING | CU_EVENT_BLOCKING_SYNC) {}
   static void run(std::shared_ptr<CompletionQueue> self);
   // Queues `item` and releases the lock.
   void append(std::unique_lock<std::mutex>& lock, const Item& item);
@@ -106,16 +110,14 @@ class CompletionQueue {
   cl_int status_of(CUresult result) const;
   // The first work that fails once the context is lost tells the application why.
   void report_loss(Work& work);
-  // From a pool of reusable events; mutex_ held, the context current.
-  CUevent take_event_locked();
 
   std::shared_ptr<CudaContext> context_;
   CUstream stream_;
   DeviceClock clock_;
+  EventPool events_;  // checkpoints and the thread's own waits
   std::mutex mutex_;
   std::condition_variable wake_;
   std::vector<Item> items_;
-  std::vector<CUevent> free_events_;
   bool stopping_ = false;
   bool sleeping_ = false;             // the thread waits on wake_ (push() then notifies)
   unsigned since_checkpoint_ = 0;     // StreamWork items pushed since the last checkpoint

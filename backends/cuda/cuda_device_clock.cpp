@@ -19,20 +19,14 @@ DeviceClock::DeviceClock(std::shared_ptr<CudaContext> context)
     : context_(context), events_(std::move(context), CU_EVENT_DEFAULT) {}
 
 DeviceClock::~DeviceClock() {
+  if (!anchor_ && !anchor_stream_) return;
+  try {
+    context_->make_current();  // the last user may be any thread
+  } catch (const CudaError&) {
+    return;
+  }
   if (anchor_) context_->driver().cuEventDestroy(anchor_);
   if (anchor_stream_) context_->driver().cuStreamDestroy(anchor_stream_);
-}
-
-CUevent DeviceClock::record(CUstream stream) {
-  CUevent event = nullptr;
-  try {
-    event = events_.take();
-  } catch (const CudaError&) {
-    return nullptr;
-  }
-  if (context_->driver().cuEventRecord(event, stream) == CUDA_SUCCESS) return event;
-  events_.give_back(event);
-  return nullptr;
 }
 
 void DeviceClock::give_back(TimingEvents& events) {

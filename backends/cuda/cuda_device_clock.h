@@ -23,13 +23,13 @@ struct TimingEvents {
 class DeviceClock {
  public:
   explicit DeviceClock(std::shared_ptr<CudaContext> context);
-  ~DeviceClock();  // the context is current
+  ~DeviceClock();
   DeviceClock(const DeviceClock&) = delete;
   DeviceClock& operator=(const DeviceClock&) = delete;
 
   // A timing event recorded on `stream` now (the context is current); null when the
   // driver refuses.
-  CUevent record(CUstream stream);
+  CUevent record(CUstream stream) { return events_.record(stream); }
   void give_back(TimingEvents& events);
   // The host time of a timing event that has completed; 0 when it cannot be known. One
   // thread at a time.

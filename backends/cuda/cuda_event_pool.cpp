@@ -26,6 +26,20 @@ CUevent EventPool::take() {
   return event;
 }
 
+CUevent EventPool::record(CUstream stream) {
+  CUevent event = nullptr;
+  try {
+    event = take();
+  } catch (const CudaError&) {
+    return nullptr;
+  }
+  const CUresult recorded = context_->driver().cuEventRecord(event, stream);
+  if (recorded == CUDA_SUCCESS) return event;
+  context_->note_result(recorded);
+  give_back(event);
+  return nullptr;
+}
+
 void EventPool::give_back(CUevent event) {
   std::lock_guard lock(mutex_);
   free_.push_back(event);

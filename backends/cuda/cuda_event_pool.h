@@ -19,6 +19,9 @@ class EventPool {
 
   // An event to record; the context is current. Throws CudaError.
   CUevent take();
+  // An event recorded on `stream` now (the context is current); null when the driver
+  // refuses (a lost context is noted).
+  CUevent record(CUstream stream);
   void give_back(CUevent event);
 
  private:

@@ -83,7 +83,7 @@ bool CudaStream::mark(const Stream& follower, std::shared_ptr<StreamPoint>& poin
   // would not follow it.
   if (context_->lost() || completion_->gated()) return false;
   context_->make_current();
-  point = record_stream_point(points_, *context_, stream_);
+  point = record_stream_point(points_, stream_);
   return point != nullptr;
 }
 

@@ -2,19 +2,9 @@
 
 namespace cucl::backend::cuda {
 
-std::shared_ptr<StreamPoint> record_stream_point(const std::shared_ptr<EventPool>& pool, CudaContext& context,
-                                                 CUstream stream) {
-  CUevent event = nullptr;
-  try {
-    event = pool->take();
-  } catch (const CudaError&) {
-    return nullptr;
-  }
-  const CUresult recorded = context.driver().cuEventRecord(event, stream);
-  if (recorded == CUDA_SUCCESS) return std::make_shared<CudaStreamPoint>(pool, event);
-  context.note_result(recorded);
-  pool->give_back(event);
-  return nullptr;
+std::shared_ptr<StreamPoint> record_stream_point(const std::shared_ptr<EventPool>& pool, CUstream stream) {
+  CUevent event = pool->record(stream);
+  return event ? std::make_shared<CudaStreamPoint>(pool, event) : nullptr;
 }
 
 void wait_for_points(CudaContext& context, CUstream stream, const Work& work) {

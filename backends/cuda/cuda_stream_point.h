@@ -24,8 +24,7 @@ class CudaStreamPoint final : public StreamPoint {
 
 // A point after the work enqueued on `stream` so far (the context is current); null when
 // the driver refuses.
-std::shared_ptr<StreamPoint> record_stream_point(const std::shared_ptr<EventPool>& pool, CudaContext& context,
-                                                 CUstream stream);
+std::shared_ptr<StreamPoint> record_stream_point(const std::shared_ptr<EventPool>& pool, CUstream stream);
 
 // Makes `stream` wait for the points the work must follow. Throws CudaError.
 void wait_for_points(CudaContext& context, CUstream stream, const Work& work);
