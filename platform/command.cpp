@@ -82,7 +82,7 @@ void Command::add_dependency(Event& event, SubmissionListener& listener) {
         return;
     }
   }
-  if (!event.add_listener(&listener)) listener.event_done(event.status());
+  event.listen(listener);
 }
 
 bool Command::can_follow_on_device(const Event& event) const {
@@ -103,8 +103,7 @@ void Command::ordered_on_device(Event& event, bool carries_failure) {
   } catch (...) {
   }
   if (!marked) {
-    EventListener& listener = carries_failure ? static_cast<EventListener&>(*this) : order_listener_;
-    if (!event.add_listener(&listener)) listener.event_done(event.status());
+    event.listen(carries_failure ? static_cast<EventListener&>(*this) : order_listener_);
     return;
   }
   {
@@ -229,9 +228,8 @@ bool Command::wait_for_ordered(cl_int status) {
   deferred_status_ = status;
   unended_ordered_.store(1, std::memory_order_relaxed);  // this loop's guard
   for (const DeviceOrdered& ordered : device_ordered_) {
-    AfterListener& listener = ordered.carries_failure ? after_wait_listener_ : after_order_listener_;
     unended_ordered_.fetch_add(1, std::memory_order_relaxed);
-    if (!ordered.event->add_listener(&listener)) listener.event_done(ordered.event->status());
+    ordered.event->listen(ordered.carries_failure ? after_wait_listener_ : after_order_listener_);
   }
   ordered_done(CL_SUCCESS, false);  // the guard
   return true;

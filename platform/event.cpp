@@ -144,12 +144,18 @@ void Event::add_callback(cl_int trigger_status, Callback callback, void* user_da
   callback(id(), current < 0 ? current : trigger_status, user_data);
 }
 
-bool Event::add_listener(EventListener* listener) {
-  std::lock_guard lock(mutex_);
-  if (status_ <= CL_COMPLETE) return false;
-  listeners_.push_back(listener);
-  observed_.store(true, std::memory_order_release);
-  return true;
+void Event::listen(EventListener& listener) {
+  cl_int final_status;
+  {
+    std::lock_guard lock(mutex_);
+    if (status_ > CL_COMPLETE) {
+      listeners_.push_back(&listener);
+      observed_.store(true, std::memory_order_release);
+      return;
+    }
+    final_status = status_;
+  }
+  listener.event_done(final_status);
 }
 
 Event::Progress Event::add_submission_listener(SubmissionListener* listener) {

@@ -65,9 +65,9 @@ class Event final : public Object {
   cl_int wait();
 
   void add_callback(cl_int trigger_status, Callback callback, void* user_data);
-  // Registers `listener` unless the event is already done; then returns false and the
-  // caller treats the final status as already known.
-  bool add_listener(EventListener* listener);
+  // `listener` hears the final status once: when the event reaches it, or at once (on this
+  // thread) when it already has.
+  void listen(EventListener& listener);
   enum class Progress { Pending, HandedOver, Done };
   // Registers `listener` to hear once of the command's hand-over to its stream, or of its
   // end if that comes first. When either has happened already nothing is registered, and
