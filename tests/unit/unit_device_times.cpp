@@ -14,12 +14,33 @@ namespace {
 
 enum Stamp { kQueued, kSubmit, kStart, kEnd, kComplete };
 
-class DeviceTimes : public FakeGpuTest {
+class TimesTest : public FakeGpuTest {
  protected:
-  DeviceTimes() : FakeGpuTest(/*times_work=*/true) {}
+  using FakeGpuTest::FakeGpuTest;
+
+  // Two commands enqueued on a new queue while its stream is paused; `handed_over` counts
+  // those the stream had taken before it resumed. Both have ended on return.
+  struct PausedPair {
+    size_t handed_over;
+    Ref<Event> first, second;
+  };
+  PausedPair two_commands_while_paused(cl_command_queue_properties properties, int first_id) {
+    auto [target, stream] = queue(properties);
+    stream->pause();
+    PausedPair pair{0, command(*target, first_id), command(*target, first_id + 1)};
+    pair.handed_over = stream->submitted();
+    stream->resume();
+    EXPECT_EQ(pair.second->wait(), CL_COMPLETE);
+    return pair;
+  }
 };
 
-class HostTimes : public FakeGpuTest {};
+class DeviceTimes : public TimesTest {
+ protected:
+  DeviceTimes() : TimesTest(/*times_work=*/true) {}
+};
+
+class HostTimes : public TimesTest {};
 
 TEST_F(DeviceTimes, ReportedTimesBecomeStartAndEnd) {
   auto [profiled, stream] = queue(CL_QUEUE_PROFILING_ENABLE);
@@ -58,35 +79,18 @@ TEST_F(DeviceTimes, TimesOutsideSubmitToCompleteAreKeptInside) {
 }
 
 TEST_F(DeviceTimes, AProfiledInOrderQueueHandsEachCommandOverAtOnce) {
-  auto [profiled, stream] = queue(CL_QUEUE_PROFILING_ENABLE);
-  stream->pause();
-  Ref<Event> first = command(*profiled, 1);
-  Ref<Event> second = command(*profiled, 2);
-  EXPECT_EQ(stream->submitted(), 2u);
-  stream->resume();
-  EXPECT_EQ(second->wait(), CL_COMPLETE);
+  EXPECT_EQ(two_commands_while_paused(CL_QUEUE_PROFILING_ENABLE, 1).handed_over, 2u);
   EXPECT_EQ(log.ids(), (std::vector<int>{1, 2}));
 }
 
 // Without device times a command's START would count its wait behind the one before, so a
 // profiled in-order queue hands it over only once that one has ended.
 TEST_F(HostTimes, AProfiledInOrderQueueWaitsForEachCommandToEnd) {
-  auto [profiled, stream] = queue(CL_QUEUE_PROFILING_ENABLE);
-  stream->pause();
-  Ref<Event> first = command(*profiled, 1);
-  Ref<Event> second = command(*profiled, 2);
-  EXPECT_EQ(stream->submitted(), 1u);
-  stream->resume();
-  EXPECT_EQ(second->wait(), CL_COMPLETE);
-  EXPECT_LE(first->timestamp(kEnd), second->timestamp(kStart));
+  PausedPair profiled = two_commands_while_paused(CL_QUEUE_PROFILING_ENABLE, 1);
+  EXPECT_EQ(profiled.handed_over, 1u);
+  EXPECT_LE(profiled.first->timestamp(kEnd), profiled.second->timestamp(kStart));
   // An unprofiled queue on the same stream kind is pipelined.
-  auto [plain, plain_stream] = queue();
-  plain_stream->pause();
-  Ref<Event> third = command(*plain, 3);
-  Ref<Event> fourth = command(*plain, 4);
-  EXPECT_EQ(plain_stream->submitted(), 2u);
-  plain_stream->resume();
-  EXPECT_EQ(fourth->wait(), CL_COMPLETE);
+  EXPECT_EQ(two_commands_while_paused(0, 3).handed_over, 2u);
 }
 
 }  // namespace
