@@ -37,8 +37,9 @@ constexpr auto kMergeWindow = std::chrono::microseconds(200);
 
 }  // namespace
 
-std::shared_ptr<CompletionQueue> CompletionQueue::start(std::shared_ptr<CudaContext> context, CUstream stream) {
-  std::shared_ptr<CompletionQueue> queue(new CompletionQueue(std::move(context), stream));
+std::shared_ptr<CompletionQueue> CompletionQueue::start(std::shared_ptr<CudaContext> context, CUstream stream,
+                                                        std::shared_ptr<DeviceClock> clock) {
+  std::shared_ptr<CompletionQueue> queue(new CompletionQueue(std::move(context), stream, std::move(clock)));
   queue->thread_ = std::thread(run, queue);
   return queue;
 }
@@ -184,7 +185,7 @@ void CompletionQueue::report_loss(Work& work) {
 cl_int CompletionQueue::run_deferred(Item& item) {
   cl_int status = CL_OUT_OF_RESOURCES;
   try {
-    Enqueued enqueued = enqueue_work(*context_, stream_, *item.work, clock_, item.timing);
+    Enqueued enqueued = enqueue_work(*context_, stream_, *item.work, *clock_, item.timing);
     status = enqueued.status;
     if (status >= 0 && (enqueued.pending == Pending::StreamWork || item.timing.ended)) status = wait_for_stream();
   } catch (const std::exception& error) {
@@ -255,11 +256,11 @@ void CompletionQueue::finish_batch(std::vector<Item>& batch) {
 void CompletionQueue::report_times(Item& item, cl_int status) {
   if (!item.timing.began) return;
   if (status >= 0 && item.timing.ended) {
-    const uint64_t began = clock_.host_ns(item.timing.began);
-    const uint64_t ended = clock_.host_ns(item.timing.ended);
+    const uint64_t began = clock_->host_ns(item.timing.began);
+    const uint64_t ended = clock_->host_ns(item.timing.ended);
     if (began && ended) item.work->timed(began, ended);
   }
-  clock_.give_back(item.timing);
+  clock_->give_back(item.timing);
 }
 
 void CompletionQueue::stop() {

@@ -39,8 +39,9 @@ class CompletionQueue {
   };
 
   // Starts the thread; the queue lives as long as the thread or its owner needs it.
-  // `stream` outlives every item pushed.
-  static std::shared_ptr<CompletionQueue> start(std::shared_ptr<CudaContext> context, CUstream stream);
+  // `stream` outlives every item pushed; `clock` is the device's.
+  static std::shared_ptr<CompletionQueue> start(std::shared_ptr<CudaContext> context, CUstream stream,
+                                                std::shared_ptr<DeviceClock> clock);
   ~CompletionQueue() = default;  // may run on the thread itself (see stop())
   CompletionQueue(const CompletionQueue&) = delete;
   CompletionQueue& operator=(const CompletionQueue&) = delete;
@@ -55,7 +56,7 @@ class CompletionQueue {
   // A host function or deferred work is pending: new work must be pushed as Deferred.
   bool gated() const { return gated_.load(std::memory_order_acquire) != 0; }
   // Times profiled work (timing events recorded by submitters, measured by this thread).
-  DeviceClock& clock() { return clock_; }
+  DeviceClock& clock() { return *clock_; }
   // Items pushed and not yet finished: their work may still be on the stream.
   bool busy() const { return outstanding_.load(std::memory_order_acquire) != 0; }
   // Someone waits for this stream's work: watch it closely (see wait_through).
@@ -75,10 +76,10 @@ class CompletionQueue {
     bool started = false;          // Work::started has been called
   };
 
-  CompletionQueue(std::shared_ptr<CudaContext> context, CUstream stream)
+  CompletionQueue(std::shared_ptr<CudaContext> context, CUstream stream, std::shared_ptr<DeviceClock> clock)
       : context_(std::move(context)),
         stream_(stream),
-        clock_(context_),
+        clock_(std::move(clock)),
         events_(context_, CU_EVENT_DISABLE_TIMING | CU_EVENT_BLOCKING_SYNC) {}
   static void run(std::shared_ptr<CompletionQueue> self);
   // Queues `item` and releases the lock.
@@ -113,7 +114,7 @@ class CompletionQueue {
 
   std::shared_ptr<CudaContext> context_;
   CUstream stream_;
-  DeviceClock clock_;
+  std::shared_ptr<DeviceClock> clock_;
   EventPool events_;  // checkpoints and the thread's own waits
   std::mutex mutex_;
   std::condition_variable wake_;

@@ -15,14 +15,15 @@ CudaDevice::CudaDevice(std::shared_ptr<CudaContext> context, NvptxTarget target,
     : context_(std::move(context)),
       target_(target),
       description_(std::move(description)),
-      printf_buffers_(std::make_shared<PrintfBuffers>(context_)) {}
+      printf_buffers_(std::make_shared<PrintfBuffers>(context_)),
+      clock_(std::make_shared<DeviceClock>(context_)) {}
 
 std::unique_ptr<Memory> CudaDevice::allocate(size_t size, void* host_ptr) {
   if (context_->lost()) return nullptr;
   return CudaMemory::create(context_, size, host_ptr);
 }
 
-std::unique_ptr<Stream> CudaDevice::create_stream() { return std::make_unique<CudaStream>(context_); }
+std::unique_ptr<Stream> CudaDevice::create_stream() { return std::make_unique<CudaStream>(context_, clock_); }
 
 // The host clock (backends/host_clock.h): profiling times of GPU work are placed on it
 // (cuda_device_clock.h), so clGetDeviceAndHostTimer, clGetHostTimer and profiling info

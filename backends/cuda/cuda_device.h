@@ -8,6 +8,7 @@
 #include "backends/backend.h"
 #include "backends/cuda/codegen/nvptx_codegen.h"
 #include "backends/cuda/cuda_context.h"
+#include "backends/cuda/cuda_device_clock.h"
 
 namespace cucl::backend::cuda {
 
@@ -32,6 +33,7 @@ class CudaDevice final : public Device {
   NvptxTarget target_;
   DeviceDescription description_;
   std::shared_ptr<PrintfBuffers> printf_buffers_;  // shared by the kernels of every program
+  std::shared_ptr<DeviceClock> clock_;             // times the work of every stream
 };
 
 // The PTX target for `device`, from its compute capability.

@@ -6,12 +6,12 @@
 
 namespace cucl::backend::cuda {
 
-CudaStream::CudaStream(std::shared_ptr<CudaContext> context)
+CudaStream::CudaStream(std::shared_ptr<CudaContext> context, std::shared_ptr<DeviceClock> clock)
     : context_(std::move(context)), points_(std::make_shared<EventPool>(context_, CU_EVENT_DISABLE_TIMING)) {
   context_->make_current();
   context_->check(context_->driver().cuStreamCreate(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
   try {
-    completion_ = CompletionQueue::start(context_, stream_);
+    completion_ = CompletionQueue::start(context_, stream_, std::move(clock));
   } catch (...) {
     context_->driver().cuStreamDestroy(stream_);
     throw;

@@ -7,13 +7,15 @@
 #include "backends/backend.h"
 #include "backends/cuda/cuda_completion.h"
 #include "backends/cuda/cuda_context.h"
+#include "backends/cuda/cuda_device_clock.h"
 #include "backends/cuda/cuda_event_pool.h"
 
 namespace cucl::backend::cuda {
 
 class CudaStream final : public Stream {
  public:
-  explicit CudaStream(std::shared_ptr<CudaContext> context);  // throws CudaError
+  // `clock`: the device's, shared by its streams. Throws CudaError.
+  CudaStream(std::shared_ptr<CudaContext> context, std::shared_ptr<DeviceClock> clock);
   ~CudaStream() override;
   // Enqueues the work's operations on the calling thread and hands the work to the
   // completion thread; no CUDA event is recorded for it here.
