@@ -157,6 +157,64 @@ TEST_P(KernelLanguage, PrivateArrays) {
   }
 }
 
+// Loops of every exit shape with bounds known only at run time (the GPU code generator
+// rewrites loop back edges: backends/cuda/codegen/loop_latches.h): counting up and down,
+// a float condition that NaN never satisfies, nested loops with break and continue, a
+// do-while. Compared with the same loops run here.
+int loops_reference(int id) {
+  unsigned x = 0;
+  for (int k = 0; k < id % 37; ++k) x = x * 3u + static_cast<unsigned>(k);
+  for (unsigned u = static_cast<unsigned>(id) * 2u + 9u; u != 7u; u -= 2u) x ^= u;
+  float v = id % 5 == 0 ? std::nanf("") : static_cast<float>(id % 11) - 2.0f;
+  int steps = 0;
+  while (!(v >= 40.0f) && steps < 100) {
+    v = v * 1.5f + 1.0f;
+    ++steps;
+  }
+  for (float f = v; f < 50.0f; f += 3.0f) ++steps;
+  int nested = 0;
+  for (int i = 0; i < id % 13; ++i) {
+    if (i == 5) continue;
+    for (int j = i; j < 20; ++j) {
+      if ((i * j) % 7 == 6) break;
+      nested += j;
+    }
+  }
+  int d = id;
+  do {
+    d /= 2;
+    ++nested;
+  } while (d > 3);
+  return static_cast<int>(x) ^ (steps << 20) ^ (nested << 8);
+}
+
+TEST_P(KernelLanguage, LoopsOfEveryExitShape) {
+  BuiltProgram program(env, R"(
+    kernel void loops(global int* out) {
+      int id = (int)get_global_id(0);
+      uint x = 0;
+      for (int k = 0; k < id % 37; ++k) x = x * 3u + (uint)k;
+      for (uint u = (uint)id * 2u + 9u; u != 7u; u -= 2u) x ^= u;
+      float v = id % 5 == 0 ? nan(0u) : (float)(id % 11) - 2.0f;
+      int steps = 0;
+      while (!(v >= 40.0f) && steps < 100) { v = v * 1.5f + 1.0f; ++steps; }
+      for (float f = v; f < 50.0f; f += 3.0f) ++steps;
+      int nested = 0;
+      for (int i = 0; i < id % 13; ++i) {
+        if (i == 5) continue;
+        for (int j = i; j < 20; ++j) { if ((i * j) % 7 == 6) break; nested += j; }
+      }
+      int d = id;
+      do { d /= 2; ++nested; } while (d > 3);
+      out[id] = (int)x ^ (steps << 20) ^ (nested << 8);
+    })");
+  cl_kernel kernel = program.kernel("loops");
+  ASSERT_NE(kernel, nullptr);
+  constexpr int kItems = 1000;
+  const auto values = run_on_ints(env, kernel, kItems);
+  for (int id = 0; id < kItems; ++id) ASSERT_EQ(values[id], loops_reference(id)) << "work-item " << id;
+}
+
 struct Padded {  // must match the OpenCL C layout below
   cl_char c;
   cl_double d;

@@ -7,7 +7,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -249,6 +252,46 @@ TEST(NvptxCodegen, OpenCL12ProgramsCompile) {
   const CodegenResult result = compile(kSamples[3].source, "CL1.2");
   ASSERT_TRUE(result.ok) << result.log;
   EXPECT_TRUE(ptxas_accepts(decoded(result).ptx));
+}
+
+// Branches of `ptx` that jump back to a label defined before them, without a predicate.
+std::vector<std::string> unconditional_back_branches(const std::string& ptx) {
+  std::vector<std::string> found;
+  std::set<std::string> labels_so_far;
+  std::istringstream lines(ptx);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty() && line[0] == '$' && line.back() == ':') labels_so_far.insert(line.substr(0, line.size() - 1));
+    const size_t bra = line.find("bra");
+    if (bra == std::string::npos || line.find('@') != std::string::npos) continue;
+    const size_t label = line.find('$', bra);
+    if (label == std::string::npos) continue;
+    const std::string target = line.substr(label, line.find(';', label) - label);
+    if (labels_so_far.count(target)) found.push_back(line);
+  }
+  return found;
+}
+
+// ptxas leaves a loop unoptimised unless its back edge is taken on a predicate
+// (backends/cuda/codegen/loop_latches.h). Loops one after the other (nested loops and
+// loops with several exits may be laid out with an exit branching backwards, which this
+// reading of the PTX could not tell from a back edge).
+TEST(NvptxCodegen, LoopBackEdgesAreTakenOnAPredicate) {
+  SKIP_WITHOUT_PTXAS();
+  const CodegenResult result = compile(R"(
+kernel void loops(global int* out, global float* f, int n, float limit) {
+  int x = 0;
+  for (int i = 0; i < n; ++i) x = x * 3 + i;
+  for (uint u = (uint)n; u != 7; u -= 2) x ^= (int)u;
+  float v = f[0];
+  while (!(v >= limit)) v = v * 1.5f + 1.0f;
+  out[0] = x; f[1] = v;
+})");
+  ASSERT_TRUE(result.ok) << result.log;
+  const std::string ptx = decoded(result).ptx;
+  EXPECT_TRUE(ptxas_accepts(ptx));
+  EXPECT_NE(ptx.find("@%p"), std::string::npos);
+  const std::vector<std::string> back = unconditional_back_branches(ptx);
+  EXPECT_TRUE(back.empty()) << "unconditional back edge: " << (back.empty() ? "" : back[0]) << "\n" << ptx;
 }
 
 // SPIR-V's DontInline puts noinline on the call as well as on the function; the code

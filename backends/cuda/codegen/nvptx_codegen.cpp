@@ -14,6 +14,7 @@
 #include "backends/codegen/module_tools.h"
 #include "backends/cuda/codegen/address_space_remap.h"
 #include "backends/cuda/codegen/kernel_entries.h"
+#include "backends/cuda/codegen/loop_latches.h"
 #include "backends/cuda/nvptx_program.h"
 #include "libclc-builtins/builtins.h"
 
@@ -99,6 +100,7 @@ CodegenResult generate_nvptx_code(std::string_view bitcode, const CodegenOptions
   }
   optimize_module(*module, *machine, options.optimize);
   legalize_address_space_casts(*module);
+  take_back_edges_on_true(*module);
   if (getenv("CUCL_DUMP_NVPTX_IR")) module->print(llvm::errs(), nullptr);
   program.ptx = emit_machine_code(*module, *machine, llvm::CGFT_AssemblyFile);
   if (program.ptx.empty()) {
