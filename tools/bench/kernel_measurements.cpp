@@ -25,7 +25,14 @@ __kernel void mad_chains(__global float* out, float a, float b) {
   float4 s = x + y + z + w;
   out[get_global_id(0)] = s.x + s.y + s.z + s.w;
 }
+// A chain of dependent integer steps: the loop's own code (unrolling, scheduling) is what is timed.
+__kernel void integer_loop(__global int* out, int steps) {
+  int x = 0;
+  for (int i = 0; i < steps; ++i) x = x * 3 + i;
+  out[0] = x;
+}
 )CLC";
+constexpr int kIntegerLoopSteps = 1 << 20;
 constexpr double kMadFlopsPerItem = 2.0 * 16 * 256;
 
 // A small program no cache has seen: the source carries the current time.
@@ -147,6 +154,16 @@ void measure_kernels(const Session& session, cl_mem src, cl_mem dst, std::size_t
     BENCH_CL(clFinish(queue));
   });
   cells[kComputeFp32].value = kMadFlopsPerItem * static_cast<double>(mad_items) / seconds / 1e9;
+
+  // One work-item: how well the device's compiler runs a plain loop (enqueue + finish timed).
+  Kernel loop = create_kernel(program.get(), "integer_loop");
+  BENCH_CL(clSetKernelArg(loop.get(), 0, sizeof dst, &dst));
+  BENCH_CL(clSetKernelArg(loop.get(), 1, sizeof kIntegerLoopSteps, &kIntegerLoopSteps));
+  seconds = median_seconds(settings.repetitions, [&] {
+    BENCH_CL(clEnqueueNDRangeKernel(queue, loop.get(), 1, nullptr, &one, nullptr, 0, nullptr, nullptr));
+    BENCH_CL(clFinish(queue));
+  });
+  cells[kIntegerLoop].value = seconds * 1e6;
 }
 
 }  // namespace bench

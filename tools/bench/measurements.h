@@ -35,6 +35,7 @@ enum Row : std::size_t {
   kKernelPingPong,
   kKernelCopy,
   kComputeFp32,
+  kIntegerLoop,
   kBuildFirst,
   kBuildAgain,
   kRowCount
