@@ -29,6 +29,36 @@ TEST_P(MathDouble, PointerFunctionsUnderOpenCLC30) {
   run_math_cases<double>(env, cases, "-cl-std=CL3.0", 500);
 }
 
+// Near the largest double, hypot stays finite exactly when its value does (the ULP measure
+// above counts infinity as one ulp past the largest double; the CTS counts it as infinitely
+// wrong). CUDA's libdevice rounded the second case up to infinity.
+TEST_P(MathDouble, HypotNearTheLargestDoubleOverflowsOnlyWhenItsValueDoes) {
+  using L = std::numeric_limits<double>;
+  const std::vector<double> x = {L::max(), -0x1.0000000000001p+64, L::max(), L::max() / 2, -L::max(), L::max(), 0x1p+1023};
+  const std::vector<double> y = {1.0, -L::max(), 0x1p+990, L::max() / 2, 0x1.6p+1022, L::max(), 0x1p+1023};
+  BuiltProgram program(env, R"(
+    kernel void h(global const double* x, global const double* y, global double* out) {
+      size_t i = get_global_id(0);
+      out[i] = hypot(x[i], y[i]);
+    })");
+  cl_kernel kernel = program.kernel("h");
+  ASSERT_NE(kernel, nullptr);
+  DeviceBuffer xs(env.context, x.size() * sizeof(double), x.data()), ys(env.context, y.size() * sizeof(double), y.data());
+  DeviceBuffer out(env.context, x.size() * sizeof(double));
+  set_args(kernel, xs.get(), ys.get(), out.get());
+  run_1d(env.queue, kernel, x.size());
+  const auto got = read_buffer<double>(env.queue, out.get(), x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    const long double want = std::hypot(static_cast<long double>(x[i]), static_cast<long double>(y[i]));
+    if (want > static_cast<long double>(L::max())) {
+      EXPECT_TRUE(std::isinf(got[i]) && got[i] > 0) << "hypot(" << x[i] << ", " << y[i] << ") = " << got[i];
+    } else {
+      EXPECT_TRUE(std::isfinite(got[i])) << "hypot(" << x[i] << ", " << y[i] << ") = " << got[i];
+      EXPECT_LE(ulp_error(got[i], want), 4.0L) << "hypot(" << x[i] << ", " << y[i] << ") = " << got[i];
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryDevice, MathDouble, ::testing::ValuesIn(all_devices()), device_name);
 
 }  // namespace
