@@ -30,19 +30,15 @@ void invert(llvm::BranchInst& branch) {
 
 }  // namespace
 
-unsigned take_back_edges_on_true(llvm::Module& module) {
-  unsigned inverted = 0;
+void take_back_edges_on_true(llvm::Module& module) {
   for (llvm::Function& function : module) {
     if (function.isDeclaration()) continue;
     const llvm::DominatorTree dominators(function);
     for (llvm::BasicBlock& block : function) {
       auto* branch = llvm::dyn_cast<llvm::BranchInst>(block.getTerminator());
-      if (!branch || !branch->isConditional() || !back_edge_on_false(*branch, dominators)) continue;
-      invert(*branch);
-      ++inverted;
+      if (branch && branch->isConditional() && back_edge_on_false(*branch, dominators)) invert(*branch);
     }
   }
-  return inverted;
 }
 
 }  // namespace cucl::backend::cuda

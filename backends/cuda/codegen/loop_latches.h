@@ -14,7 +14,6 @@ class Module;
 
 namespace cucl::backend::cuda {
 
-// Returns how many branches it inverted.
-unsigned take_back_edges_on_true(llvm::Module& module);
+void take_back_edges_on_true(llvm::Module& module);
 
 }  // namespace cucl::backend::cuda
