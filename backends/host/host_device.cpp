@@ -16,6 +16,7 @@ namespace cucl::backend::host {
 
 HostDevice::HostDevice()
     : description_(describe_host_device(static_cast<unsigned>(tbb::info::default_concurrency()))),
+      workers_(tbb::global_control::max_allowed_parallelism, tbb::info::default_concurrency() + 1),
       // No slot is kept for application threads: they never join the arena (work reaches
       // it through enqueue), so every core runs kernels.
       arena_(tbb::info::default_concurrency(), /*reserved_for_masters=*/0) {}

@@ -1,6 +1,7 @@
 // The CPU device: memory is host memory, work runs on oneTBB worker threads.
 #pragma once
 
+#include <tbb/global_control.h>
 #include <tbb/task_arena.h>
 
 #include "backends/backend.h"
@@ -21,6 +22,10 @@ class HostDevice final : public Device {
  private:
   DeviceDescription description_;
   FiberGroups fibers_;  // before arena_: destroyed after every task that uses them
+  // oneTBB keeps one core for an application thread unless told otherwise (and says so on
+  // stderr when an arena asks for more): this lets the arena have a worker on every core.
+  // The least of all such limits wins, so an application's own lower limit still holds.
+  tbb::global_control workers_;
   tbb::task_arena arena_;
 };
 
