@@ -163,7 +163,11 @@ OVLD T remquo(T x, T y, __private int *quo) {
   T span = ay * 128;
   T m = isinf(span) ? ax : fmod(ax, span);
   T rm = remainder(m, ay);
-  int k = (int)rint((m - rm) / ay) & 0x7f;
+  // m - rm, a multiple of |y|, overflows when |y| is near the largest value (x = 1.5y rounds
+  // to 2y): there all three are halved. Exact: |y| is huge, and m is either at least |y| / 2
+  // or equal to rm (whose halves then cancel whatever their rounding).
+  T q = isinf(span) ? (m * (T)0.5 - rm * (T)0.5) / (ay * (T)0.5) : (m - rm) / ay;
+  int k = (int)rint(q) & 0x7f;
   *quo = (signbit(x) != signbit(y)) ? -k : k;
   return r;
 }

@@ -424,6 +424,8 @@ std::vector<MathCase<T>> standard_math_cases() {
   const auto unit = uniform<T>(-1, 1), positive = log_uniform<T>(1e-30L, 1e30L, false);
   const auto trig = mix({uniform<T>(-10, 10), log_uniform<T>(1e-4L, is_float ? 1e30L : 1e300L)});
   const auto exps = uniform<T>(-exp_range, exp_range), wide = log_uniform<T>(1e-20L, 1e20L);
+  // The top two binades, where intermediate results overflow.
+  const auto near_max = log_uniform<T>(std::numeric_limits<T>::max() / 4, std::numeric_limits<T>::max());
   const std::vector<int> all_widths = {1, 2, 3, 4, 8, 16};
   using S = Shape;
   std::vector<MathCase<T>> c = {
@@ -516,7 +518,7 @@ std::vector<MathCase<T>> standard_math_cases() {
       {"remainder", S::T_TT, 0, exact2(std::remainder), {wide, wide}},
       {"remquo", S::T_TTpi, 0,
        [](T x, T y, T, int) { return Expected{std::remainder(x, y), 0, ref::remquo_bits(x, y)}; },
-       {wide, mix({wide, uniform<T>(-8, 8)})}, all_widths},
+       {mix({wide, near_max}), mix({wide, uniform<T>(-8, 8), near_max})}, all_widths},
       {"rint", S::T_T, 0, exact1(std::nearbyint), {wide}},
       {"rootn", S::T_Ti, 16, [](T x, T, T, int n) { return Expected{ref::rootn(x, n)}; }, {wide}, all_widths},
       {"round", S::T_T, 0, exact1(std::round), {wide}},
