@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "support/captured_stdout.h"
 #include "support/kernel_support.h"
 #include "support/spirv_samples.h"
 
@@ -68,6 +69,49 @@ constexpr const char* kSpecConstantKernel = R"(
         %out = OpFunctionParameter %ptr_cross
       %entry = OpLabel
                OpStore %out %spec Aligned 4
+               OpReturn
+               OpFunctionEnd
+)";
+
+// Kernel "print": printf("%d %s\n", n, "ok") through OpenCL.std's printf, its format and its
+// string argument in UniformConstant variables (as the CTS's extinst_printf tests write them).
+constexpr const char* kExtInstPrintf = R"(
+               OpCapability Addresses
+               OpCapability Linkage
+               OpCapability Kernel
+               OpCapability Int8
+      %clext = OpExtInstImport "OpenCL.std"
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %kernel "print"
+      %uchar = OpTypeInt 8 0
+       %uint = OpTypeInt 32 0
+     %uint_3 = OpConstant %uint 3
+     %uint_7 = OpConstant %uint 7
+   %uchar_nul = OpConstant %uchar 0
+   %uchar_nl = OpConstant %uchar 10
+   %uchar_sp = OpConstant %uchar 32
+  %uchar_pct = OpConstant %uchar 37
+    %uchar_d = OpConstant %uchar 100
+    %uchar_k = OpConstant %uchar 107
+    %uchar_o = OpConstant %uchar 111
+    %uchar_s = OpConstant %uchar 115
+   %string_3 = OpTypeArray %uchar %uint_3
+   %string_7 = OpTypeArray %uchar %uint_7
+  %cptr_string_3 = OpTypePointer UniformConstant %string_3
+  %cptr_string_7 = OpTypePointer UniformConstant %string_7
+  %cptr_char = OpTypePointer UniformConstant %uchar
+       %void = OpTypeVoid
+  %kernel_fn = OpTypeFunction %void %uint
+ %format_text = OpConstantComposite %string_7 %uchar_pct %uchar_d %uchar_sp %uchar_pct %uchar_s %uchar_nl %uchar_nul
+     %format = OpVariable %cptr_string_7 UniformConstant %format_text
+    %ok_text = OpConstantComposite %string_3 %uchar_o %uchar_k %uchar_nul
+         %ok = OpVariable %cptr_string_3 UniformConstant %ok_text
+     %kernel = OpFunction %void None %kernel_fn
+          %n = OpFunctionParameter %uint
+      %entry = OpLabel
+ %format_ptr = OpBitcast %cptr_char %format
+     %ok_ptr = OpBitcast %cptr_char %ok
+    %printed = OpExtInst %uint %clext printf %format_ptr %n %ok_ptr
                OpReturn
                OpFunctionEnd
 )";
@@ -210,6 +254,31 @@ TEST_P(ProgramWithIL, DontInlineFunctionsAreCalledCorrectly) {
   set_args(kernel, io.get());
   run_1d(env.queue, kernel, 1);
   EXPECT_EQ(read_buffer<cl_float>(env.queue, io.get(), 1)[0], -2.5f);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
+// The translator leaves UniformConstant variables writable globals; they are constant
+// memory all the same, so a format kept in one is a literal.
+TEST_P(ProgramWithIL, PrintfWithItsFormatInAUniformConstantVariablePrints) {
+  const std::string il = spirv_from_assembly(kExtInstPrintf);
+  ASSERT_FALSE(il.empty());
+  cl_program program = create(il);
+  ASSERT_NE(program, nullptr);
+  ASSERT_EQ(clBuildProgram(program, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS)
+      << build_log(program, env.device);
+  cl_int status = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program, "print", &status);
+  ASSERT_EQ(status, CL_SUCCESS);
+  const cl_uint n = 42;
+  ASSERT_EQ(clSetKernelArg(kernel, 0, sizeof n, &n), CL_SUCCESS);
+  std::string printed;
+  {
+    CapturedStdout captured;
+    run_1d(env.queue, kernel, 1);
+    printed = captured.text();
+  }
+  EXPECT_EQ(printed, "42 ok\n");
   clReleaseKernel(kernel);
   clReleaseProgram(program);
 }

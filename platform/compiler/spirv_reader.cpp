@@ -38,6 +38,16 @@ std::string validation_problem(std::string_view il) {
   return problem;
 }
 
+// The translator makes UniformConstant variables writable globals of the constant address
+// space. OpenCL's constant memory is read-only whatever the module says, so they are
+// constants: printf's format in one is a literal, and the optimizer may fold their loads.
+void mark_constant_memory_constant(llvm::Module& module) {
+  constexpr unsigned kSpirConstantAddressSpace = 2;
+  for (llvm::GlobalVariable& global : module.globals()) {
+    if (global.getAddressSpace() == kSpirConstantAddressSpace && global.hasInitializer()) global.setConstant(true);
+  }
+}
+
 SPIRV::TranslatorOpts translator_options() {
   SPIRV::TranslatorOpts options;
   options.enableAllExtensions();
@@ -87,6 +97,7 @@ FrontendResult translate_spirv(std::string_view il, const SpecializationConstant
     return result;
   }
   std::unique_ptr<llvm::Module> owned(module);
+  mark_constant_memory_constant(*owned);
   llvm::raw_string_ostream bitcode(result.bitcode);
   llvm::WriteBitcodeToFile(*owned, bitcode);
   bitcode.flush();
