@@ -294,6 +294,21 @@ kernel void loops(global int* out, global float* f, int n, float limit) {
   EXPECT_TRUE(back.empty()) << "unconditional back edge: " << (back.empty() ? "" : back[0]) << "\n" << ptx;
 }
 
+// native_ functions with a fast hardware form within the half_ limits use it.
+TEST(NvptxCodegen, NativeFunctionsUseTheHardwaresApproximations) {
+  const CodegenResult result = compile(R"(
+kernel void fast(global float* f) {
+  f[0] = native_divide(f[1], f[2]); f[3] = native_recip(f[4]); f[5] = native_sqrt(f[6]);
+  f[7] = native_rsqrt(f[8]); f[9] = native_exp(f[10]); f[11] = native_powr(f[12], f[13]);
+})");
+  ASSERT_TRUE(result.ok) << result.log;
+  const std::string ptx = decoded(result).ptx;
+  for (const char* instruction : {"div.approx.f32", "sqrt.approx.f32", "rsqrt.approx.f32", "ex2.approx.f32", "lg2.approx.f32"}) {
+    EXPECT_NE(ptx.find(instruction), std::string::npos) << instruction << "\n" << ptx;
+  }
+  EXPECT_EQ(ptx.find("div.rn.f32"), std::string::npos) << ptx;
+}
+
 // SPIR-V's DontInline puts noinline on the call as well as on the function; the code
 // generator inlines everything into the kernel entry all the same (CTS op_function_noinline).
 TEST(NvptxCodegen, DontInlineCallsFromSpirvAreInlined) {

@@ -31,7 +31,17 @@ __kernel void integer_loop(__global int* out, int steps) {
   for (int i = 0; i < steps; ++i) x = x * 3 + i;
   out[0] = x;
 }
+// kNativeCalls calls of native_ functions per work-item, each depending on the last.
+__kernel void native_math(__global float* out, float a) {
+  float x = 1.0f + get_global_id(0) * 1e-9f;
+  for (int i = 0; i < 64; ++i) {
+    x = native_exp(native_divide(a, x));
+    x = native_powr(native_sqrt(x) + 1.0f, a);
+  }
+  out[get_global_id(0)] = x;
+}
 )CLC";
+constexpr double kNativeCalls = 64 * 4;
 constexpr int kIntegerLoopSteps = 1 << 20;
 constexpr double kMadFlopsPerItem = 2.0 * 16 * 256;
 
@@ -164,6 +174,17 @@ void measure_kernels(const Session& session, cl_mem src, cl_mem dst, std::size_t
     BENCH_CL(clFinish(queue));
   });
   cells[kIntegerLoop].value = seconds * 1e6;
+
+  // Compute: the fast forms of math functions, where the device has them.
+  Kernel native = create_kernel(program.get(), "native_math");
+  const cl_float exponent = 0.5f;
+  BENCH_CL(clSetKernelArg(native.get(), 0, sizeof dst, &dst));
+  BENCH_CL(clSetKernelArg(native.get(), 1, sizeof exponent, &exponent));
+  seconds = median_seconds(settings.repetitions, [&] {
+    BENCH_CL(clEnqueueNDRangeKernel(queue, native.get(), 1, nullptr, &mad_items, nullptr, 0, nullptr, nullptr));
+    BENCH_CL(clFinish(queue));
+  });
+  cells[kNativeMath].value = kNativeCalls * static_cast<double>(mad_items) / seconds / 1e9;
 }
 
 }  // namespace bench

@@ -18,6 +18,7 @@ const std::array<Metric, kRowCount> kMetrics = {{
     {"kernel: float4 copy (read+write bytes)", "GB/s", Better::Higher},
     {"kernel: fp32 multiply-add throughput", "GFLOPS", Better::Higher},
     {"kernel: integer loop, 2^20 dependent steps in one work-item", "us", Better::Lower},
+    {"kernel: native_ math (exp, divide, sqrt, powr) throughput", "Gcalls/s", Better::Higher},
     {"first build of a small program", "ms", Better::Lower},
     {"the same build again", "ms", Better::Lower},
 }};
@@ -116,8 +117,8 @@ void measure_device(cl_device_id device, const Settings& settings, Cells& cells)
 
   // 6-7. Kernels, where the device can build OpenCL C.
   if (!device_value<cl_bool>(device, CL_DEVICE_COMPILER_AVAILABLE)) {
-    for (Row row : {kKernelEnqueue, kKernelLaunch, kKernelPingPong, kKernelCopy, kComputeFp32, kIntegerLoop, kBuildFirst,
-                    kBuildAgain}) {
+    for (Row row : {kKernelEnqueue, kKernelLaunch, kKernelPingPong, kKernelCopy, kComputeFp32, kIntegerLoop,
+                    kNativeMath, kBuildFirst, kBuildAgain}) {
       cells[row].note = "n/a (no compiler)";
     }
     return;

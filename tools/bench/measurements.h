@@ -36,6 +36,7 @@ enum Row : std::size_t {
   kKernelCopy,
   kComputeFp32,
   kIntegerLoop,
+  kNativeMath,
   kBuildFirst,
   kBuildAgain,
   kRowCount
