@@ -22,6 +22,7 @@ struct CodegenOptions {
   bool finite_math_only = false;   // -cl-finite-math-only (or -cl-fast-relaxed-math)
   bool no_signed_zeros = false;    // -cl-no-signed-zeros
   bool mad_enable = false;         // -cl-mad-enable
+  bool correctly_rounded_divide_sqrt = false;  // -cl-fp32-correctly-rounded-divide-sqrt
 };
 
 struct CodegenResult {

@@ -13,6 +13,7 @@ backend::CodegenOptions codegen_options(const compiler::BuildOptions& options) {
   codegen.finite_math_only = options.finite_math_only || options.fast_relaxed_math;
   codegen.no_signed_zeros = options.no_signed_zeros || options.fast_relaxed_math;
   codegen.mad_enable = options.mad_enable || options.fast_relaxed_math;
+  codegen.correctly_rounded_divide_sqrt = options.fp32_correctly_rounded_divide_sqrt;
   return codegen;
 }
 
@@ -60,7 +61,7 @@ compiler::ProgramBinary program_binary(const Device& device, const ProgramBuild&
 std::string build_cache_key(const Device& device, std::string_view kind, std::string_view options,
                             std::string_view input) {
   const auto& compiler = device.description().compiler;
-  return compiler::content_hash({"cucl-build-2", kind, compiler.triple, compiler.code_target,
+  return compiler::content_hash({"cucl-build-3", kind, compiler.triple, compiler.code_target,
                                  compiler.compiler_identity, options, input});
 }
 

@@ -124,6 +124,51 @@ TEST_P(MathFloat, FastRelaxedMathWithinRelaxedLimits) {
   run_math_cases<float>(env, c, "-cl-fast-relaxed-math", 1000);
 }
 
+// The division operator and sqrt: within OpenCL's 2.5 and 3 ulp by default (the GPU takes
+// faster instructions than the correctly rounded ones there), and correctly rounded under
+// -cl-fp32-correctly-rounded-divide-sqrt on a device that reports that it can.
+TEST_P(MathFloat, DivisionAndSqrtWithinTheirLimitsAndExactWhenAskedFor) {
+  Random rng(2026);
+  std::vector<float> x(4096), y(4096);
+  for (size_t i = 0; i < x.size(); ++i) {
+    x[i] = random_bits<float>(rng);
+    y[i] = i % 2 ? random_bits<float>(rng) : random_log_uniform<float>(rng, 1e-3L, 1e3L, true);
+  }
+  const bool can_be_exact = info_value<cl_device_fp_config>(clGetDeviceInfo, env.device, CL_DEVICE_SINGLE_FP_CONFIG) &
+                            CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
+  for (const char* options : {"", "-cl-fp32-correctly-rounded-divide-sqrt"}) {
+    const bool exact = *options && can_be_exact;
+    BuiltProgram program(env, R"(
+      kernel void k(global const float* x, global const float* y, global float* q, global float* r) {
+        size_t i = get_global_id(0);
+        q[i] = x[i] / y[i];
+        r[i] = sqrt(fabs(x[i]));
+      })", options);
+    cl_kernel kernel = program.kernel("k");
+    ASSERT_NE(kernel, nullptr) << options;
+    DeviceBuffer xs(env.context, x.size() * sizeof(float), x.data()), ys(env.context, y.size() * sizeof(float), y.data());
+    DeviceBuffer q(env.context, x.size() * sizeof(float)), r(env.context, x.size() * sizeof(float));
+    set_args(kernel, xs.get(), ys.get(), q.get(), r.get());
+    run_1d(env.queue, kernel, x.size());
+    const auto quotients = read_buffer<float>(env.queue, q.get(), x.size());
+    const auto roots = read_buffer<float>(env.queue, r.get(), x.size());
+    int reported = 0;
+    for (size_t i = 0; i < x.size() && reported < 5; ++i) {
+      const long double want_q = static_cast<long double>(x[i]) / y[i];
+      const long double want_r = std::sqrt(std::fabs(static_cast<long double>(x[i])));
+      const long double err_q = ulp_error(quotients[i], want_q), err_r = ulp_error(roots[i], want_r);
+      const bool ok = exact ? same_value(quotients[i], x[i] / y[i]) && same_value(roots[i], std::sqrt(std::fabs(x[i])))
+                            : err_q <= 2.5L && err_r <= 3.0L;
+      if (!ok) {
+        ++reported;
+        ADD_FAILURE() << "options \"" << options << "\": " << std::hexfloat << x[i] << " / " << y[i] << " = "
+                      << quotients[i] << " (" << std::defaultfloat << err_q << " ulp), sqrt(|x|) = " << std::hexfloat
+                      << roots[i] << " (" << std::defaultfloat << err_r << " ulp)";
+      }
+    }
+  }
+}
+
 // nan(code) is a quiet NaN on every width.
 TEST_P(MathFloat, NanFromCode) {
   BuiltProgram program(env, R"(

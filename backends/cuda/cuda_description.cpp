@@ -118,7 +118,10 @@ DeviceDescription describe_cuda_device(const CudaDriver& driver, CUdevice device
   d.host_unified_memory = CL_FALSE;
   d.error_correction_support = attribute(CU_DEVICE_ATTRIBUTE_ECC_ENABLED) ? CL_TRUE : CL_FALSE;
   d.endian_little = CL_TRUE;
-  d.single_fp_config = CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM | CL_FP_FMA;
+  // Division and sqrt are PTX's fast forms unless -cl-fp32-correctly-rounded-divide-sqrt
+  // asks for the correctly rounded ones (codegen/divide_sqrt.h).
+  d.single_fp_config = CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM | CL_FP_FMA |
+                       CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
 
   d.profiling_timer_resolution_ns = monotonic_clock_resolution_ns();
   d.execution_capabilities = CL_EXEC_KERNEL;

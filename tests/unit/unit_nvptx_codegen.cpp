@@ -309,6 +309,37 @@ kernel void fast(global float* f) {
   EXPECT_EQ(ptx.find("div.rn.f32"), std::string::npos) << ptx;
 }
 
+// fp32 division and sqrt in the program's own code take PTX's fast forms (within OpenCL's
+// 2.5 and 3 ulp), unless -cl-fp32-correctly-rounded-divide-sqrt asks for the exact ones; a
+// division by a power of two stays an exact multiplication either way.
+TEST(NvptxCodegen, DivideAndSqrtAreFastUnlessCorrectlyRoundedIsAskedFor) {
+  SKIP_WITHOUT_PTXAS();
+  const char* source = R"(
+kernel void k(global float* f, global float4* v) {
+  f[0] = f[1] / f[2]; f[3] = sqrt(f[4]); f[5] = f[6] / 4.0f;
+  v[0] = v[1] / v[2]; v[3] = sqrt(v[4]);
+})";
+  const CodegenResult fast = compile(source);
+  ASSERT_TRUE(fast.ok) << fast.log;
+  const std::string fast_ptx = decoded(fast).ptx;
+  EXPECT_TRUE(ptxas_accepts(fast_ptx));
+  EXPECT_NE(fast_ptx.find("div.full.f32"), std::string::npos) << fast_ptx;
+  EXPECT_NE(fast_ptx.find("sqrt.approx.f32"), std::string::npos) << fast_ptx;
+  EXPECT_NE(fast_ptx.find("0f3E800000"), std::string::npos) << "f[6] / 4 as a multiplication by 0.25\n" << fast_ptx;
+  EXPECT_EQ(fast_ptx.find("div.rn.f32"), std::string::npos) << fast_ptx;
+  EXPECT_EQ(fast_ptx.find("sqrt.rn.f32"), std::string::npos) << fast_ptx;
+
+  CodegenOptions exact_options;
+  exact_options.correctly_rounded_divide_sqrt = true;
+  const CodegenResult exact = compile(source, "CL3.0", exact_options);
+  ASSERT_TRUE(exact.ok) << exact.log;
+  const std::string exact_ptx = decoded(exact).ptx;
+  EXPECT_NE(exact_ptx.find("div.rn.f32"), std::string::npos) << exact_ptx;
+  EXPECT_NE(exact_ptx.find("sqrt.rn.f32"), std::string::npos) << exact_ptx;
+  EXPECT_EQ(exact_ptx.find("div.full"), std::string::npos) << exact_ptx;
+  EXPECT_EQ(exact_ptx.find("sqrt.approx"), std::string::npos) << exact_ptx;
+}
+
 // SPIR-V's DontInline puts noinline on the call as well as on the function; the code
 // generator inlines everything into the kernel entry all the same (CTS op_function_noinline).
 TEST(NvptxCodegen, DontInlineCallsFromSpirvAreInlined) {

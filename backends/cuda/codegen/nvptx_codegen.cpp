@@ -13,6 +13,7 @@
 
 #include "backends/codegen/module_tools.h"
 #include "backends/cuda/codegen/address_space_remap.h"
+#include "backends/cuda/codegen/divide_sqrt.h"
 #include "backends/cuda/codegen/kernel_entries.h"
 #include "backends/cuda/codegen/loop_latches.h"
 #include "backends/cuda/nvptx_program.h"
@@ -82,6 +83,7 @@ CodegenResult generate_nvptx_code(std::string_view bitcode, const CodegenOptions
   if (llvm::NamedMDNode* annotations = module->getNamedMetadata("nvvm.annotations")) {
     module->eraseNamedMetadata(annotations);  // the entries get their own
   }
+  if (!options.correctly_rounded_divide_sqrt) use_fast_fp32_divide_and_sqrt(*module, options.denorms_are_zero);
   if (!link_builtin_library(*module, builtins::nvptx_bitcode(), result.log)) return result;
   remap_address_spaces_for_nvptx(*module);
   NvptxProgram program;
