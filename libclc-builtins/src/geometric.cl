@@ -78,8 +78,27 @@ static double4 normalize_direction(double4 p, double *largest) {
   return p;
 }
 
+#ifdef __NVPTX__
+// On the GPU, a float sum of squares in the range where it loses nothing (no square
+// overflowed, none that matters underflowed) gives length and normalize through the
+// hardware's square roots, within OpenCL's limits (length 3 + n/4 + (n-1)/4 ulp, normalize
+// 2 + n): the double route below ran 3.7x (length) and 1.7x (normalize) slower than
+// NVIDIA's OpenCL on an H100, and far more on GPUs with slow fp64. Other sums take it.
+static bool float_squares_exact_enough(float d) { return d >= 0x1p-60f && d <= 0x1p+127f; }
+#define FLOAT_LENGTH(p, N)                                                          \
+  float d = dot(p, p);                                                              \
+  if (float_squares_exact_enough(d)) return __nvvm_sqrt_approx_f(d);                \
+  return float_length4(FLOAT_AS_D4(p, N))
+#define FLOAT_NORMALIZE_FAST(p)                                                     \
+  float d = dot(p, p);                                                              \
+  if (float_squares_exact_enough(d)) return p * __nvvm_rsqrt_approx_f(d)
+#else
+#define FLOAT_LENGTH(p, N) return float_length4(FLOAT_AS_D4(p, N))
+#define FLOAT_NORMALIZE_FAST(p)
+#endif
+
 #define DEFINE_GEOMETRIC_FLOAT(N, V)                                                \
-  OVLD float length(V p) { return float_length4(FLOAT_AS_D4(p, N)); }               \
+  OVLD float length(V p) { FLOAT_LENGTH(p, N); }                                    \
   OVLD float distance(V a, V b) { return length(a - b); }                           \
   OVLD float fast_length(V p) { return half_sqrt(dot(p, p)); }                      \
   OVLD float fast_distance(V a, V b) { return fast_length(a - b); }                 \
@@ -88,10 +107,11 @@ static double4 normalize_direction(double4 p, double *largest) {
     return d == 0.0f ? p : p * half_rsqrt(d);                                       \
   }                                                                                 \
   OVLD V normalize(V p) {                                                           \
+    FLOAT_NORMALIZE_FAST(p);                                                        \
     double m;                                                                       \
-    double4 d = normalize_direction(FLOAT_AS_D4(p, N), &m);                         \
+    double4 dir = normalize_direction(FLOAT_AS_D4(p, N), &m);                       \
     if (m == 0) return p;                                                           \
-    double4 r = d / __builtin_sqrt(float_sum_of_squares(d));                        \
+    double4 r = dir / __builtin_sqrt(float_sum_of_squares(dir));                    \
     return TAKE_##N(__builtin_convertvector(r, float4));                            \
   }
 

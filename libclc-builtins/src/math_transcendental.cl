@@ -157,12 +157,30 @@ DEFINE_TANPI(double)
 DEFINE_LGAMMA_R(float)
 DEFINE_LGAMMA_R(double)
 
-// half_ and native_ variants (float only). half_ maps to the full-precision functions, and
-// so does native_ on the host (SLEEF's are fast already).
+// half_ and native_ variants (float only). On the host both map to the full-precision
+// functions (SLEEF's are fast already).
 #define REDUCED_UNARY(prefix, name) OVLD float prefix##name(float x) { return name(x); }
 #define REDUCED_TRIG_AND_LOG(prefix)                                                 \
   REDUCED_UNARY(prefix, cos) REDUCED_UNARY(prefix, sin) REDUCED_UNARY(prefix, tan)   \
   REDUCED_UNARY(prefix, log) REDUCED_UNARY(prefix, log2) REDUCED_UNARY(prefix, log10)
+#ifdef __NVPTX__
+// On the GPU, both take the hardware's approximations where they stay within the half_
+// limits (8192 ulp) over half_'s domains: divide, reciprocal, square roots (PTX: 2 ulp or
+// better), exp2 (2^-22.5 relative), and exp, exp10 and powr through exp2 and log2 (the
+// rounding of the scaled exponent costs at most a few dozen ulp there). The trigonometric
+// functions and the logarithms keep full precision: the hardware's absolute error is far
+// more than 8192 ulp near their zeros.
+#define REDUCED_SET(prefix)                                                                         \
+  REDUCED_TRIG_AND_LOG(prefix)                                                                      \
+  OVLD float prefix##divide(float x, float y) { return __nvvm_div_approx_f(x, y); }                \
+  OVLD float prefix##recip(float x) { return __nvvm_div_approx_f(1.0f, x); }                       \
+  OVLD float prefix##sqrt(float x) { return __nvvm_sqrt_approx_f(x); }                             \
+  OVLD float prefix##rsqrt(float x) { return __nvvm_rsqrt_approx_f(x); }                           \
+  OVLD float prefix##exp2(float x) { return __nvvm_ex2_approx_f(x); }                              \
+  OVLD float prefix##exp(float x) { return __nvvm_ex2_approx_f(x * M_LOG2E_F); }                   \
+  OVLD float prefix##exp10(float x) { return __nvvm_ex2_approx_f(x * 3.32192809488736234787f); }   \
+  OVLD float prefix##powr(float x, float y) { return __nvvm_ex2_approx_f(y * __nvvm_lg2_approx_f(x)); }
+#else
 #define REDUCED_SET(prefix)                                                          \
   REDUCED_TRIG_AND_LOG(prefix)                                                       \
   REDUCED_UNARY(prefix, exp) REDUCED_UNARY(prefix, exp2) REDUCED_UNARY(prefix, exp10) \
@@ -170,23 +188,6 @@ DEFINE_LGAMMA_R(double)
   OVLD float prefix##recip(float x) { return 1.0f / x; }                            \
   OVLD float prefix##divide(float x, float y) { return x / y; }                     \
   OVLD float prefix##powr(float x, float y) { return powr(x, y); }
-REDUCED_SET(half_)
-#ifdef __NVPTX__
-// On the GPU, native_ takes the hardware's approximations where they stay within the half_
-// limits (8192 ulp) over half_'s domains: divide, reciprocal, square roots (PTX: 2 ulp or
-// better), exp2 (2^-22.5 relative), and exp, exp10 and powr through exp2 and log2 (the
-// rounding of the scaled exponent costs at most a few dozen ulp there). The trigonometric
-// functions and the logarithms keep full precision: the hardware's absolute error is far
-// more than 8192 ulp near their zeros.
-REDUCED_TRIG_AND_LOG(native_)
-OVLD float native_divide(float x, float y) { return __nvvm_div_approx_f(x, y); }
-OVLD float native_recip(float x) { return __nvvm_div_approx_f(1.0f, x); }
-OVLD float native_sqrt(float x) { return __nvvm_sqrt_approx_f(x); }
-OVLD float native_rsqrt(float x) { return __nvvm_rsqrt_approx_f(x); }
-OVLD float native_exp2(float x) { return __nvvm_ex2_approx_f(x); }
-OVLD float native_exp(float x) { return __nvvm_ex2_approx_f(x * M_LOG2E_F); }
-OVLD float native_exp10(float x) { return __nvvm_ex2_approx_f(x * 3.32192809488736234787f); }  // log2(10)
-OVLD float native_powr(float x, float y) { return __nvvm_ex2_approx_f(y * __nvvm_lg2_approx_f(x)); }
-#else
-REDUCED_SET(native_)
 #endif
+REDUCED_SET(half_)
+REDUCED_SET(native_)
