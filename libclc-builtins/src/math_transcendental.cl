@@ -164,22 +164,29 @@ DEFINE_LGAMMA_R(double)
   REDUCED_UNARY(prefix, cos) REDUCED_UNARY(prefix, sin) REDUCED_UNARY(prefix, tan)   \
   REDUCED_UNARY(prefix, log) REDUCED_UNARY(prefix, log2) REDUCED_UNARY(prefix, log10)
 #ifdef __NVPTX__
+static inline float nvptx_div_full(float x, float y) {
+  float q;
+  __asm__("div.full.f32 %0, %1, %2;" : "=f"(q) : "f"(x), "f"(y));
+  return q;
+}
 // On the GPU, both take the hardware's approximations where they stay within the half_
-// limits (8192 ulp) over half_'s domains: divide, reciprocal, square roots (PTX: 2 ulp or
-// better), exp2 (2^-22.5 relative), and exp, exp10 and powr through exp2 and log2 (the
-// rounding of the scaled exponent costs at most a few dozen ulp there). The trigonometric
-// functions and the logarithms keep full precision: the hardware's absolute error is far
-// more than 8192 ulp near their zeros.
+// limits (8192 ulp) over half_'s domains: divide and reciprocal (div.full: 2 ulp over the
+// full range; div.approx returns 0 for divisors past 2^126), square roots (about 1 ulp),
+// exp2 (2^-22.5 relative), and exp and exp10 through exp2 (the rounding of the scaled
+// exponent costs at most a few dozen ulp: CTS half_exp 62 ulp). The trigonometric functions,
+// the logarithms and powr keep full precision: the hardware's absolute error is far more
+// than 8192 ulp near their zeros, and powr's through log2 grows with |y| (CTS half_powr:
+// 29734 ulp at y = -34833).
 #define REDUCED_SET(prefix)                                                                         \
   REDUCED_TRIG_AND_LOG(prefix)                                                                      \
-  OVLD float prefix##divide(float x, float y) { return __nvvm_div_approx_f(x, y); }                \
-  OVLD float prefix##recip(float x) { return __nvvm_div_approx_f(1.0f, x); }                       \
+  OVLD float prefix##divide(float x, float y) { return nvptx_div_full(x, y); }                      \
+  OVLD float prefix##recip(float x) { return nvptx_div_full(1.0f, x); }                            \
   OVLD float prefix##sqrt(float x) { return __nvvm_sqrt_approx_f(x); }                             \
   OVLD float prefix##rsqrt(float x) { return __nvvm_rsqrt_approx_f(x); }                           \
   OVLD float prefix##exp2(float x) { return __nvvm_ex2_approx_f(x); }                              \
   OVLD float prefix##exp(float x) { return __nvvm_ex2_approx_f(x * M_LOG2E_F); }                   \
   OVLD float prefix##exp10(float x) { return __nvvm_ex2_approx_f(x * 3.32192809488736234787f); }   \
-  OVLD float prefix##powr(float x, float y) { return __nvvm_ex2_approx_f(y * __nvvm_lg2_approx_f(x)); }
+  OVLD float prefix##powr(float x, float y) { return powr(x, y); }
 #else
 #define REDUCED_SET(prefix)                                                          \
   REDUCED_TRIG_AND_LOG(prefix)                                                       \
