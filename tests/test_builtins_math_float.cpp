@@ -57,14 +57,16 @@ std::vector<MathCase<float>> reduced_cases(const std::string& prefix) {
        {log_uniform<float>(1e-30L, 1e30L)}},
       {"divide", Shape::T_TT, 8192, [](float x, float y, float, int) { return Expected{L(x) / L(y)}; },
        {log_uniform<float>(1e-30L, 1e30L), log_uniform<float>(1e-30L, 3e38L)}},
-      // Large |y| near x = 1 too: an error in log2(x) grows with |y| (CTS half_powr).
       {"powr", Shape::T_TT, 8192,
        [](float x, float y, float, int) { return Expected{reference::powr(x, y)}; },
        {log_uniform<float>(1e-5L, 1e5L, false), uniform<float>(-8, 8)}},
-      {"powr", Shape::T_TT, 8192,
-       [](float x, float y, float, int) { return Expected{reference::powr(x, y)}; },
-       {uniform<float>(0.999L, 1.001L), uniform<float>(-40000, 40000)}},
   };
+  // half_powr for large |y| near x = 1 too, where an error in log2(x) grows with |y| (CTS
+  // half_powr); native_powr promises 8192 ulp only for |y| <= 8 (math_transcendental.cl).
+  if (prefix == "half_") {
+    c.push_back({"powr", Shape::T_TT, 8192, [](float x, float y, float, int) { return Expected{reference::powr(x, y)}; },
+                 {uniform<float>(0.999L, 1.001L), uniform<float>(-40000, 40000)}});
+  }
   for (auto& mc : c) {
     mc.name = prefix + mc.name;
     mc.may_flush = true;

@@ -303,7 +303,7 @@ kernel void fast(global float* f) {
 })");
   ASSERT_TRUE(result.ok) << result.log;
   const std::string ptx = decoded(result).ptx;
-  for (const char* instruction : {"div.approx.f32", "sqrt.approx.f32", "rsqrt.approx.f32", "ex2.approx.f32", "lg2.approx.f32"}) {
+  for (const char* instruction : {"div.full.f32", "sqrt.approx.f32", "rsqrt.approx.f32", "ex2.approx.f32", "lg2.approx.f32"}) {
     EXPECT_NE(ptx.find(instruction), std::string::npos) << instruction << "\n" << ptx;
   }
   EXPECT_EQ(ptx.find("div.rn.f32"), std::string::npos) << ptx;
