@@ -151,6 +151,31 @@ class ProgramWithIL : public DeviceTest {
     EXPECT_EQ(status, expected);
     return program;
   }
+
+  // Kernel `name` of SPIR-V assembly, built; null (and a test failure) if any step fails.
+  // The fixture releases both.
+  cl_kernel kernel_from_assembly(const char* assembly, const char* name) {
+    const std::string il = spirv_from_assembly(assembly);
+    if (il.empty()) return nullptr;
+    assembled_ = create(il);
+    if (!assembled_) return nullptr;
+    EXPECT_EQ(clBuildProgram(assembled_, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS)
+        << build_log(assembled_, env.device);
+    cl_int status = CL_SUCCESS;
+    assembled_kernel_ = clCreateKernel(assembled_, name, &status);
+    EXPECT_EQ(status, CL_SUCCESS);
+    return assembled_kernel_;
+  }
+
+  void TearDown() override {
+    if (assembled_kernel_) clReleaseKernel(assembled_kernel_);
+    if (assembled_) clReleaseProgram(assembled_);
+    DeviceTest::TearDown();
+  }
+
+ private:
+  cl_program assembled_ = nullptr;
+  cl_kernel assembled_kernel_ = nullptr;
 };
 
 TEST_P(ProgramWithIL, DeviceReportsSpirvAndTheExtension) {
@@ -245,36 +270,20 @@ TEST_P(ProgramWithIL, SourceProgramsHaveNoIL) {
 }
 
 TEST_P(ProgramWithIL, DontInlineFunctionsAreCalledCorrectly) {
-  const std::string il = spirv_from_assembly(spirv_samples::kDontInlineCall);
-  ASSERT_FALSE(il.empty());
-  cl_program program = create(il);
-  ASSERT_NE(program, nullptr);
-  ASSERT_EQ(clBuildProgram(program, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS)
-      << build_log(program, env.device);
-  cl_int status = CL_SUCCESS;
-  cl_kernel kernel = clCreateKernel(program, "negate_through_call", &status);
-  ASSERT_EQ(status, CL_SUCCESS);
+  cl_kernel kernel = kernel_from_assembly(spirv_samples::kDontInlineCall, "negate_through_call");
+  ASSERT_NE(kernel, nullptr);
   const cl_float value = 2.5f;
   DeviceBuffer io(env.context, sizeof value, &value);
   set_args(kernel, io.get());
   run_1d(env.queue, kernel, 1);
   EXPECT_EQ(read_buffer<cl_float>(env.queue, io.get(), 1)[0], -2.5f);
-  clReleaseKernel(kernel);
-  clReleaseProgram(program);
 }
 
 // The translator leaves UniformConstant variables writable globals; they are constant
 // memory all the same, so a format kept in one is a literal.
 TEST_P(ProgramWithIL, PrintfWithItsFormatInAUniformConstantVariablePrints) {
-  const std::string il = spirv_from_assembly(kExtInstPrintf);
-  ASSERT_FALSE(il.empty());
-  cl_program program = create(il);
-  ASSERT_NE(program, nullptr);
-  ASSERT_EQ(clBuildProgram(program, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS)
-      << build_log(program, env.device);
-  cl_int status = CL_SUCCESS;
-  cl_kernel kernel = clCreateKernel(program, "print", &status);
-  ASSERT_EQ(status, CL_SUCCESS);
+  cl_kernel kernel = kernel_from_assembly(kExtInstPrintf, "print");
+  ASSERT_NE(kernel, nullptr);
   const cl_uint n = 42;
   ASSERT_EQ(clSetKernelArg(kernel, 0, sizeof n, &n), CL_SUCCESS);
   std::string printed;
@@ -284,8 +293,6 @@ TEST_P(ProgramWithIL, PrintfWithItsFormatInAUniformConstantVariablePrints) {
     printed = captured.text();
   }
   EXPECT_EQ(printed, "42 ok\n");
-  clReleaseKernel(kernel);
-  clReleaseProgram(program);
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryDevice, ProgramWithIL, ::testing::ValuesIn(all_devices()), device_name);
