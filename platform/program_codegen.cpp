@@ -61,7 +61,7 @@ compiler::ProgramBinary program_binary(const Device& device, const ProgramBuild&
 std::string build_cache_key(const Device& device, std::string_view kind, std::string_view options,
                             std::string_view input) {
   const auto& compiler = device.description().compiler;
-  return compiler::content_hash({"cucl-build-3", kind, compiler.triple, compiler.code_target,
+  return compiler::content_hash({"cucl-build-4", kind, compiler.triple, compiler.code_target,
                                  compiler.compiler_identity, options, input});
 }
 

@@ -2,6 +2,7 @@
 // memory in its forms, private arrays, structs by value, program-scope globals, __constant
 // data, helper functions, kernels calling kernels, 64-bit integers and doubles.
 #include <cmath>
+#include <limits>
 
 #include "program_test_helpers.h"
 
@@ -352,6 +353,69 @@ TEST_P(KernelLanguage, AtomicsWithDeviceScopeUnderOpenCLC30) {
   run_1d(env.queue, kernel, 4096, 64);
   EXPECT_EQ(read_buffer<int>(env.queue, a.get(), 1)[0], 4096);
   EXPECT_EQ(read_buffer<int>(env.queue, b.get(), 1)[0], 3 * 4096);
+}
+
+// Integer division and remainder by zero, and the signed MIN / -1, have undefined results
+// but must not stop the program: on x86 the divide instruction traps (SIGFPE) on both.
+// Every integer type, scalar and vector; the well-defined lanes next to them stay exact.
+template <class T>
+void check_division_that_may_trap(const Env& env, const char* type) {
+  constexpr bool is_signed = std::numeric_limits<T>::is_signed;
+  constexpr size_t kCount = 96;  // divisible by every vector width
+  std::string source;
+  for (int width : {1, 2, 3, 4, 8, 16}) {
+    const std::string n = width == 1 ? "" : std::to_string(width);
+    const std::string v = type + n;
+    const std::string load = width == 1 ? "p[i]" : "vload" + n + "(i, p)";
+    source += "kernel void div" + std::to_string(width) + "(global " + type + "* a, global " + type + "* b, global " +
+              type + "* q, global " + type + "* r) {\n  size_t i = get_global_id(0);\n";
+    for (const char* p : {"a", "b"}) {
+      std::string l = load;
+      l.replace(l.find('p'), 1, p);
+      source += "  " + v + " " + p + "v = " + l + ";\n";
+    }
+    if (width == 1) {
+      source += "  q[i] = av / bv; r[i] = av % bv;\n}\n";
+    } else {
+      source += "  vstore" + n + "(av / bv, i, q); vstore" + n + "(av % bv, i, r);\n}\n";
+    }
+  }
+  BuiltProgram program(env, source);
+  ASSERT_TRUE(program);
+  std::vector<T> a(kCount), b(kCount);
+  for (size_t e = 0; e < kCount; ++e) {
+    a[e] = static_cast<T>(e * 37 + 11);
+    b[e] = static_cast<T>(e % 5 + 2);
+    if (e % 4 == 0) b[e] = 0;
+    if (e % 4 == 1 && is_signed) a[e] = std::numeric_limits<T>::min(), b[e] = static_cast<T>(-1);
+  }
+  DeviceBuffer da(env.context, sizeof(T) * kCount, a.data()), db(env.context, sizeof(T) * kCount, b.data());
+  for (int width : {1, 2, 3, 4, 8, 16}) {
+    SCOPED_TRACE(std::string(type) + (width == 1 ? "" : std::to_string(width)));
+    cl_kernel kernel = program.kernel("div" + std::to_string(width));
+    ASSERT_NE(kernel, nullptr);
+    DeviceBuffer q(env.context, sizeof(T) * kCount), r(env.context, sizeof(T) * kCount);
+    set_args(kernel, da.get(), db.get(), q.get(), r.get());
+    run_1d(env.queue, kernel, kCount / width);
+    const auto quotients = read_buffer<T>(env.queue, q.get(), kCount);
+    const auto remainders = read_buffer<T>(env.queue, r.get(), kCount);
+    for (size_t e = 0; e < kCount; ++e) {
+      if (e % 4 == 0 || (e % 4 == 1 && is_signed)) continue;  // undefined: only surviving counts
+      EXPECT_EQ(quotients[e], static_cast<T>(a[e] / b[e])) << e;
+      EXPECT_EQ(remainders[e], static_cast<T>(a[e] % b[e])) << e;
+    }
+  }
+}
+
+TEST_P(KernelLanguage, IntegerDivisionByZeroAndSignedOverflowDoNotStopTheProgram) {
+  check_division_that_may_trap<cl_char>(env, "char");
+  check_division_that_may_trap<cl_uchar>(env, "uchar");
+  check_division_that_may_trap<cl_short>(env, "short");
+  check_division_that_may_trap<cl_ushort>(env, "ushort");
+  check_division_that_may_trap<cl_int>(env, "int");
+  check_division_that_may_trap<cl_uint>(env, "uint");
+  check_division_that_may_trap<cl_long>(env, "long");
+  check_division_that_may_trap<cl_ulong>(env, "ulong");
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryDevice, KernelLanguage, ::testing::ValuesIn(all_devices()), device_name);

@@ -1,4 +1,6 @@
 // clGetKernelArgInfo and clGetKernelWorkGroupInfo through the loader.
+#include <algorithm>
+
 #include "program_test_helpers.h"
 
 using namespace cucl_test;
@@ -207,6 +209,67 @@ TEST_P(KernelQueries, TooMuchLocalMemoryFailsTheLaunch) {
   EXPECT_EQ(clEnqueueNDRangeKernel(env.queue, kernel, 1, nullptr, &one, &one, 0, nullptr, nullptr), CL_SUCCESS);
   EXPECT_EQ(clFinish(env.queue), CL_SUCCESS);
   EXPECT_EQ(read_buffer<int>(env.queue, out.get(), 1)[0], 4);
+}
+
+// What the work-group queries report is what a launch accepts: a group of
+// CL_KERNEL_WORK_GROUP_SIZE work-items (with a barrier and private memory), and a static
+// __local array of one long16 per work-item of an eighth of the device's largest group,
+// as the CTS's half suite sizes it.
+TEST_P(KernelQueries, ReportedWorkGroupSizeAndLocalMemoryAreAccepted) {
+  const size_t device_max = info_value<size_t>(clGetDeviceInfo, env.device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+  const size_t eighth = std::max<size_t>(1, device_max / 8);
+  BuiltProgram program(env, R"(
+    kernel void full_group(global int* out, int salt) {
+      local int total;
+      int scratch[64];
+      for (int i = 0; i < 64; ++i) scratch[i] = (int)get_global_id(0) * i + salt;
+      if (get_local_id(0) == 0) total = 0;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      atomic_add(&total, 1);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      out[get_global_id(0)] = total + scratch[(salt + get_local_id(0)) & 63];
+    }
+    kernel void wide_local(global const long16* in, global long* out) {
+      local long16 data[EIGHTH];
+      size_t lid = get_local_id(0);
+      data[lid] = in[get_global_id(0)];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      out[get_global_id(0)] = data[(lid + 1) % get_local_size(0)].s0 + data[lid].sf;
+    })", "-DEIGHTH=" + std::to_string(eighth));
+  cl_kernel full_group = program.kernel("full_group");
+  cl_kernel wide_local = program.kernel("wide_local");
+  ASSERT_NE(full_group, nullptr);
+  ASSERT_NE(wide_local, nullptr);
+  const cl_ulong device_local = info_value<cl_ulong>(clGetDeviceInfo, env.device, CL_DEVICE_LOCAL_MEM_SIZE);
+
+  const size_t group = work_group_value<size_t>(full_group, env.device, CL_KERNEL_WORK_GROUP_SIZE);
+  ASSERT_GE(group, 1u);
+  EXPECT_LE(work_group_value<cl_ulong>(full_group, env.device, CL_KERNEL_LOCAL_MEM_SIZE), device_local);
+  DeviceBuffer out(env.context, 2 * group * sizeof(int));
+  const int salt = 5;
+  set_args(full_group, out.get(), salt);
+  run_1d(env.queue, full_group, 2 * group, group);
+  const auto totals = read_buffer<int>(env.queue, out.get(), 2 * group);
+  for (size_t i = 0; i < 2 * group; ++i) {
+    ASSERT_EQ(totals[i], static_cast<int>(group) + static_cast<int>(i) * static_cast<int>((salt + i % group) & 63) + salt)
+        << i;
+  }
+
+  const size_t wide_group = std::min(eighth, work_group_value<size_t>(wide_local, env.device, CL_KERNEL_WORK_GROUP_SIZE));
+  const cl_ulong wide_bytes = work_group_value<cl_ulong>(wide_local, env.device, CL_KERNEL_LOCAL_MEM_SIZE);
+  EXPECT_GE(wide_bytes, eighth * 16 * sizeof(cl_long));
+  ASSERT_LE(wide_bytes, device_local) << "a long16 per work-item of an eighth of the largest group does not fit";
+  const size_t count = 2 * wide_group;
+  std::vector<cl_long> in(16 * count);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<cl_long>(i * 3 + 1);
+  DeviceBuffer input(env.context, in.size() * sizeof(cl_long), in.data()), sums(env.context, count * sizeof(cl_long));
+  set_args(wide_local, input.get(), sums.get());
+  run_1d(env.queue, wide_local, count, wide_group);
+  const auto got = read_buffer<cl_long>(env.queue, sums.get(), count);
+  for (size_t i = 0; i < count; ++i) {
+    const size_t next = i / wide_group * wide_group + (i % wide_group + 1) % wide_group;
+    ASSERT_EQ(got[i], in[16 * next] + in[16 * i + 15]) << i;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryDevice, KernelQueries, ::testing::ValuesIn(all_devices()), device_name);

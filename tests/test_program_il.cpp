@@ -1,58 +1,16 @@
 // clCreateProgramWithIL: SPIR-V made in the test by clang-15 and llvm-spirv-15 (or
 // assembled by spirv-as), built and run on every device that lists SPIR-V.
-#include <unistd.h>
-
 #include <cfloat>
 #include <cmath>
-#include <cstdlib>
-#include <fstream>
-#include <iterator>
 
 #include "support/captured_stdout.h"
 #include "support/kernel_support.h"
 #include "support/spirv_samples.h"
+#include "support/spirv_tools.h"
 
 using namespace cucl_test;
 
 namespace {
-
-std::string temporary_folder() {
-  char pattern[] = "/tmp/cucl-il-XXXXXX";
-  const char* folder = mkdtemp(pattern);
-  return folder ? folder : "";
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-void write_file(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
-
-// OpenCL C -> SPIR-V with the real tools; empty (and a test failure) if they fail.
-std::string spirv_from_opencl_c(const std::string& source) {
-  const std::string folder = temporary_folder();
-  write_file(folder + "/k.cl", source);
-  const std::string command =
-      "clang-15 -cc1 -triple spir64-unknown-unknown -cl-std=CL1.2 -finclude-default-header -fdeclare-opencl-builtins "
-      "-resource-dir $(clang-15 -print-resource-dir) -internal-isystem $(clang-15 -print-resource-dir)/include "
-      "-emit-llvm-bc -O0 -o " + folder + "/k.bc " + folder + "/k.cl && llvm-spirv-15 " + folder + "/k.bc -o " +
-      folder + "/k.spv";
-  EXPECT_EQ(std::system(command.c_str()), 0) << command;
-  std::string il = read_file(folder + "/k.spv");
-  std::system(("rm -rf " + folder).c_str());
-  return il;
-}
-
-std::string spirv_from_assembly(const std::string& assembly) {
-  const std::string folder = temporary_folder();
-  write_file(folder + "/k.spvasm", assembly);
-  const std::string command = "spirv-as --target-env spv1.0 " + folder + "/k.spvasm -o " + folder + "/k.spv";
-  EXPECT_EQ(std::system(command.c_str()), 0) << command;
-  std::string il = read_file(folder + "/k.spv");
-  std::system(("rm -rf " + folder).c_str());
-  return il;
-}
 
 // A kernel that stores specialization constant 7 (a 32-bit integer, default 1) to out[0].
 constexpr const char* kSpecConstantKernel = R"(

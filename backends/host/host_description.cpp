@@ -121,7 +121,11 @@ cl_uint clamp_to_cl_uint(cl_ulong value) { return static_cast<cl_uint>(std::min<
 
 void describe_host_compiler(DeviceDescription& d) {
   // -Wno-psabi: wide vectors passed to printf would otherwise warn about the x86-64 ABI.
-  describe_opencl_c_compiler(d, {"x86_64-unknown-linux-gnu", {"-ffake-address-space-map", "-Wno-psabi"},
+  // -faddress-space-map-mangling=yes: builtins taking pointers are named as SPIR names
+  // them (PU3AS1 for __global, not x86's PU8CLglobal), so that calls in modules translated
+  // from SPIR-V find them. libclc-builtins/CMakeLists.txt compiles the library the same way.
+  describe_opencl_c_compiler(d, {"x86_64-unknown-linux-gnu",
+                                 {"-ffake-address-space-map", "-faddress-space-map-mangling=yes", "-Wno-psabi"},
                                  host_code_target(), builtins::host_bitcode(), "builtins",
                                  /*all_devices_scope=*/true});
   d.extensions.insert(d.extensions.begin(), {CL_MAKE_VERSION(1, 0, 0), "cl_khr_extended_versioning"});
@@ -160,6 +164,11 @@ DeviceDescription describe_host_device(unsigned concurrency) {
 
   d.max_work_item_sizes = {4096, 4096, 4096};
   d.max_work_group_size = 4096;
+  // __local memory is a heap arena per running work-group, sized by the kernel: the limit
+  // only keeps requests sane. It holds one value of the widest type (long16, double16: 128
+  // bytes) per work-item of the largest group, which programs sized for GPUs assume (the
+  // CTS's half suite keeps a double16 per work-item of an eighth of the largest group).
+  d.local_mem_size = d.max_work_group_size * 128;
 
   // Native widths fill one SIMD register; half stays 0 (no fp16).
   cl_uint simd = simd_bytes();

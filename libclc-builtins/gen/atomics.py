@@ -16,11 +16,17 @@ LEGACY_OPS = {"add": "LEGACY_FETCH(add, p, v)",
               "xor": "LEGACY_FETCH(xor, p, v)"}
 
 
+# The OpenCL 1.x functions exist for __global and __local pointers in OpenCL C; the SPIR-V
+# translator also calls them on generic pointers (the "" space here, OpenCL C 2.0's generic),
+# for SPIR-V atomic instructions on Generic pointers.
+LEGACY_SPACES = NAMED + [""]
+
+
 def legacy():
     out = []
     for prefix, types in (("atomic_", ["int", "uint"]), ("atom_", ["int", "uint", "long", "ulong"])):
         for t in types:
-            for space in NAMED:
+            for space in LEGACY_SPACES:
                 p = f"volatile {space} {t} *p"
                 for op, expr in LEGACY_OPS.items():
                     out.append(f"OVLD {t} {prefix}{op}({p}, {t} v) {{ return {expr}; }}\n")
@@ -28,7 +34,7 @@ def legacy():
                 out.append(f"OVLD {t} {prefix}dec({p}) {{ return LEGACY_FETCH(sub, p, ({t})1); }}\n")
                 out.append(f"OVLD {t} {prefix}cmpxchg({p}, {t} cmp, {t} v) {{\n"
                            f"  return LEGACY_COMPARE_EXCHANGE(p, cmp, v);\n}}\n")
-    for space in NAMED:
+    for space in LEGACY_SPACES:
         out.append(f"OVLD float atomic_xchg(volatile {space} float *p, float v) {{\n"
                    f"  return as_float(LEGACY_EXCHANGE((volatile {space} uint *)p, as_uint(v)));\n}}\n")
     return "".join(out)

@@ -1,0 +1,49 @@
+#include "support/spirv_tools.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <iterator>
+
+namespace cucl_test {
+namespace {
+
+// Writes `input` to <folder>/<input_name> in a fresh temporary folder, runs the command
+// `make(folder)` (which must leave <folder>/k.spv) and returns that file; the folder is removed.
+std::string spirv_made_by(const std::string& input_name, const std::string& input,
+                          const std::function<std::string(const std::string&)>& make) {
+  char pattern[] = "/tmp/cucl-il-XXXXXX";
+  const char* created = mkdtemp(pattern);
+  EXPECT_NE(created, nullptr);
+  if (!created) return {};
+  const std::string folder = created;
+  std::ofstream(folder + "/" + input_name, std::ios::binary) << input;
+  const std::string command = make(folder);
+  EXPECT_EQ(std::system(command.c_str()), 0) << command;
+  std::ifstream in(folder + "/k.spv", std::ios::binary);
+  std::string il(std::istreambuf_iterator<char>(in), {});
+  std::system(("rm -rf " + folder).c_str());
+  return il;
+}
+
+}  // namespace
+
+std::string spirv_from_assembly(const std::string& assembly) {
+  return spirv_made_by("k.spvasm", assembly, [](const std::string& folder) {
+    return "spirv-as --target-env spv1.0 " + folder + "/k.spvasm -o " + folder + "/k.spv";
+  });
+}
+
+std::string spirv_from_opencl_c(const std::string& source) {
+  return spirv_made_by("k.cl", source, [](const std::string& folder) {
+    return "clang-15 -cc1 -triple spir64-unknown-unknown -cl-std=CL1.2 -finclude-default-header "
+           "-fdeclare-opencl-builtins -resource-dir $(clang-15 -print-resource-dir) -internal-isystem "
+           "$(clang-15 -print-resource-dir)/include -emit-llvm-bc -O0 -o " + folder + "/k.bc " + folder +
+           "/k.cl && llvm-spirv-15 " + folder + "/k.bc -o " + folder + "/k.spv";
+  });
+}
+
+}  // namespace cucl_test
