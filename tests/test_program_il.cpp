@@ -1,5 +1,6 @@
 // clCreateProgramWithIL: SPIR-V made in the test by clang-15 and llvm-spirv-15 (or
 // assembled by spirv-as), built and run on every device that lists SPIR-V.
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 
@@ -202,6 +203,71 @@ TEST_P(ProgramWithIL, DefaultSpecializationValueWithoutASetting) {
   cl_program program = create(spirv_from_assembly(kSpecConstantKernel));
   ASSERT_NE(program, nullptr);
   EXPECT_EQ(build_and_run_spec_kernel(program), 1u);
+  clReleaseProgram(program);
+}
+
+// Builtins taking and returning vectors of every width, called from a SPIR-V module with
+// SPIR's types (a float2 by value, a float16 returned) whatever the device's own C ABI
+// does with them (x86-64 passes a float2 as a double, a char4 as an i32, a float8 through
+// memory): the host device crashed on the float8 calls.
+TEST_P(ProgramWithIL, VectorBuiltinsOfEveryWidthGiveTheirValues) {
+  const std::string il = spirv_from_opencl_c(R"(
+    kernel void vectors(global const float* in, global float* out, global const char* bytes, global char* sums) {
+      size_t i = get_global_id(0);
+      const global float* p = in + 16 * i;
+      float2 a = vload2(0, p);
+      float3 b = vload3(0, p);
+      float4 c = vload4(0, p);
+      float8 d = vload8(0, p);
+      float16 e = vload16(0, p);
+      vstore8(sqrt(d) + fmax(d, (float8)(3.0f)), 2 * i, out);
+      vstore16(fmin(e, (float16)(5.0f)) * 2.0f, i, out + 256);
+      out[512 + i] = dot(a, a) + dot(b, b) + dot(c, c) + length(b);
+      char2 x = vload2(0, bytes + 16 * i);
+      char4 y = vload4(0, bytes + 16 * i);
+      char8 z = vload8(0, bytes + 16 * i);
+      char16 w = vload16(0, bytes + 16 * i);
+      vstore2(add_sat(x, (char2)(100)), 0, sums + 64 * i);
+      vstore4(add_sat(y, (char4)(100)), 0, sums + 64 * i + 2);
+      vstore8(add_sat(z, (char8)(100)), 0, sums + 64 * i + 6);
+      vstore16(add_sat(w, (char16)(100)), 0, sums + 64 * i + 14);
+    })");
+  ASSERT_FALSE(il.empty());
+  cl_program program = create(il);
+  ASSERT_NE(program, nullptr);
+  ASSERT_EQ(clBuildProgram(program, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS)
+      << build_log(program, env.device);
+  cl_int status = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program, "vectors", &status);
+  ASSERT_EQ(status, CL_SUCCESS);
+  constexpr size_t kItems = 16;
+  std::vector<float> in(16 * kItems);
+  std::vector<cl_char> bytes(16 * kItems);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i % 11) + 0.5f;
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<cl_char>(i * 7 % 61 - 20);
+  DeviceBuffer input(env.context, in.size() * sizeof(float), in.data()), out(env.context, 528 * sizeof(float));
+  DeviceBuffer byte_input(env.context, bytes.size(), bytes.data()), sums(env.context, 64 * kItems);
+  set_args(kernel, input.get(), out.get(), byte_input.get(), sums.get());
+  run_1d(env.queue, kernel, kItems);
+  const auto values = read_buffer<float>(env.queue, out.get(), 528);
+  const auto saturated = read_buffer<cl_char>(env.queue, sums.get(), 64 * kItems);
+  for (size_t i = 0; i < kItems; ++i) {
+    const float* p = &in[16 * i];
+    for (int k = 0; k < 8; ++k) {
+      EXPECT_NEAR(values[16 * i + k], std::sqrt(p[k]) + std::fmax(p[k], 3.0f), 1e-5f) << i << " " << k;
+    }
+    for (int k = 0; k < 16; ++k) EXPECT_EQ(values[256 + 16 * i + k], std::fmin(p[k], 5.0f) * 2.0f) << i << " " << k;
+    const float b2 = p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
+    const float dots = p[0] * p[0] + p[1] * p[1] + b2 + b2 + p[3] * p[3] + std::sqrt(b2);
+    EXPECT_NEAR(values[512 + i], dots, 1e-4f * dots) << i;
+    const int widths[] = {2, 4, 8, 16}, starts[] = {0, 2, 6, 14};
+    for (int w = 0; w < 4; ++w) {
+      for (int k = 0; k < widths[w]; ++k) {
+        EXPECT_EQ(saturated[64 * i + starts[w] + k], std::min(bytes[16 * i + k] + 100, 127)) << i << " " << w << " " << k;
+      }
+    }
+  }
+  clReleaseKernel(kernel);
   clReleaseProgram(program);
 }
 

@@ -6,6 +6,7 @@
 #include <llvm/Target/TargetMachine.h>
 
 #include "backends/codegen/module_tools.h"
+#include "backends/host/codegen/call_abi_matching.h"
 #include "backends/host/codegen/non_trapping_division.h"
 #include "backends/host/codegen/target_machine.h"
 #include "backends/host/codegen/work_group_lowering.h"
@@ -36,6 +37,10 @@ CodegenResult generate_host_code(std::string_view bitcode, const CodegenOptions&
   module->setTargetTriple(machine->getTargetTriple().str());
   module->setDataLayout(machine->createDataLayout());
   if (!link_builtin_library(*module, builtins::host_bitcode(), result.log)) return result;
+  if (std::string mismatch = match_call_abis(*module); !mismatch.empty()) {
+    result.log += mismatch;
+    return result;
+  }
   guard_integer_division(*module);
   if (std::string error = lower_work_groups(*module); !error.empty()) {
     result.log += error;
