@@ -272,6 +272,53 @@ TEST_P(KernelQueries, ReportedWorkGroupSizeAndLocalMemoryAreAccepted) {
   }
 }
 
+// The host device runs work-items on stacks (a fiber's per work-item with barriers, else
+// the worker thread's): private memory larger than such a stack gets a stack of its size,
+// and CL_KERNEL_WORK_GROUP_SIZE shrinks so that a group's stacks fit; a launch of that size
+// runs. Beyond the device's limit the build fails with a log. (GPUs keep private memory in
+// per-thread local memory, a different limit: this is the host device's.)
+TEST(HostKernelQueries, PrivateMemoryLargerThanAStackRunsAtTheReportedGroupSize) {
+  Env env;
+  const std::string kernel = R"(
+    kernel void big_private(global int* out, int salt) {
+      int big[COUNT];
+      for (int i = 0; i < COUNT; ++i) big[i] = i * salt + (int)get_global_id(0);
+      BARRIER;
+      out[get_global_id(0)] = big[(salt * 7 + get_local_id(0)) % COUNT];
+    })";
+  struct Case {
+    int count;
+    const char* barrier;
+  };
+  for (const Case& c : {Case{100000, "barrier(CLK_LOCAL_MEM_FENCE)"}, Case{1000000, "(void)0"}}) {
+    SCOPED_TRACE(std::to_string(c.count) + " ints, " + c.barrier);
+    BuiltProgram program(env, kernel, "-DCOUNT=" + std::to_string(c.count) + " -DBARRIER=" + c.barrier);
+    cl_kernel k = program.kernel("big_private");
+    ASSERT_NE(k, nullptr);
+    EXPECT_GE(work_group_value<cl_ulong>(k, env.device, CL_KERNEL_PRIVATE_MEM_SIZE), c.count * sizeof(int));
+    const size_t group = work_group_value<size_t>(k, env.device, CL_KERNEL_WORK_GROUP_SIZE);
+    ASSERT_GE(group, 1u);
+    const int salt = 3;
+    DeviceBuffer out(env.context, 2 * group * sizeof(int));
+    set_args(k, out.get(), salt);
+    run_1d(env.queue, k, 2 * group, group);
+    const auto got = read_buffer<int>(env.queue, out.get(), 2 * group);
+    for (size_t i = 0; i < 2 * group; ++i) {
+      const int index = static_cast<int>((salt * 7 + i % group) % c.count);
+      ASSERT_EQ(got[i], index * salt + static_cast<int>(i)) << i;
+    }
+  }
+  cl_int status = CL_SUCCESS;
+  const std::string too_big = "-DCOUNT=100000000 -DBARRIER=(void)0";
+  const char* source = kernel.c_str();
+  cl_program program = clCreateProgramWithSource(env.context, 1, &source, nullptr, &status);
+  ASSERT_EQ(status, CL_SUCCESS);
+  EXPECT_EQ(clBuildProgram(program, 1, &env.device, too_big.c_str(), nullptr, nullptr), CL_BUILD_PROGRAM_FAILURE);
+  EXPECT_NE(build_log(program, env.device).find("bytes of private memory per work-item"), std::string::npos)
+      << build_log(program, env.device);
+  clReleaseProgram(program);
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryDevice, KernelQueries, ::testing::ValuesIn(all_devices()), device_name);
 
 }  // namespace

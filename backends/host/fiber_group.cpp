@@ -23,7 +23,6 @@ namespace cucl::backend::host {
 namespace {
 
 size_t page_size() { return static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
-size_t slot_bytes() { return FiberGroup::kStackBytes + page_size(); }
 
 // The frame cucl_fiber_switch pops to start a fiber in cucl_fiber_start, which calls
 // entry(argument) on a 16-byte aligned stack.
@@ -61,11 +60,14 @@ FiberGroup::~FiberGroup() {
   if (stacks_) munmap(stacks_, capacity_ * slot_bytes());
 }
 
-void FiberGroup::reserve_stacks(size_t count) {
-  if (count <= capacity_) return;
+size_t FiberGroup::slot_bytes() const { return stack_bytes_ + page_size(); }
+
+void FiberGroup::reserve_stacks(size_t count, size_t stack_bytes) {
+  if (count <= capacity_ && stack_bytes == stack_bytes_) return;
   if (stacks_) munmap(stacks_, capacity_ * slot_bytes());
   stacks_ = nullptr;
   capacity_ = 0;
+  stack_bytes_ = stack_bytes;
   void* memory = mmap(nullptr, count * slot_bytes(), PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (memory == MAP_FAILED) throw std::bad_alloc();
@@ -75,17 +77,32 @@ void FiberGroup::reserve_stacks(size_t count) {
   for (size_t i = 0; i < count; ++i) mprotect(stacks_ + i * slot_bytes(), page_size(), PROT_NONE);
 }
 
-void FiberGroup::run(WorkItemFunction work_item, void* const* args, WorkGroupContext& context) {
+void FiberGroup::run(WorkItemFunction work_item, void* const* args, WorkGroupContext& context, size_t stack_bytes) {
   const size_t sizes[3] = {context.local_size[0], context.local_size[1], context.local_size[2]};
-  const size_t count = sizes[0] * sizes[1] * sizes[2];
-  reserve_stacks(count);
+  reserve_stacks(sizes[0] * sizes[1] * sizes[2], stack_bytes);
   work_item_ = work_item;
+  work_group_ = nullptr;
+  start_fibers(args, context, sizes);
+  run_rounds();
+}
+
+void FiberGroup::run_on_stack(WorkGroupFunction work_group, void* const* args, WorkGroupContext& context,
+                              size_t stack_bytes) {
+  const size_t one[3] = {1, 1, 1};
+  reserve_stacks(1, stack_bytes);
+  work_item_ = nullptr;
+  work_group_ = work_group;
+  start_fibers(args, context, one);
+  run_rounds();
+}
+
+void FiberGroup::start_fibers(void* const* args, WorkGroupContext& context, const size_t sizes[3]) {
   args_ = args;
   context_ = &context;
   context.scheduler = this;
   context.private_low = stacks_;
   context.private_high = stacks_ + capacity_ * slot_bytes();
-  fibers_.assign(count, Fiber{});
+  fibers_.assign(sizes[0] * sizes[1] * sizes[2], Fiber{});
   size_t index = 0;
   for (uint64_t z = 0; z < sizes[2]; ++z) {
     for (uint64_t y = 0; y < sizes[1]; ++y) {
@@ -99,10 +116,13 @@ void FiberGroup::run(WorkItemFunction work_item, void* const* args, WorkGroupCon
       }
     }
   }
-  // Round by round: each resumption runs a work-item to its next barrier or to its end.
+}
+
+// Round by round: each resumption runs a work-item to its next barrier or to its end.
+void FiberGroup::run_rounds() {
   for (bool running = true; running;) {
     running = false;
-    for (size_t i = 0; i < count; ++i) {
+    for (size_t i = 0; i < fibers_.size(); ++i) {
       if (fibers_[i].finished) continue;
       switch_to_fiber(i);
       running = running || !fibers_[i].finished;
@@ -116,7 +136,11 @@ void FiberGroup::fiber_main(void* group_pointer) {
   __sanitizer_finish_switch_fiber(nullptr, &group->scheduler_stack_bottom_, &group->scheduler_stack_size_);
 #endif
   Fiber& fiber = group->fibers_[group->current_];
-  group->work_item_(group->args_, group->context_, fiber.x, fiber.y, fiber.z);
+  if (group->work_group_) {
+    group->work_group_(group->args_, group->context_);
+  } else {
+    group->work_item_(group->args_, group->context_, fiber.x, fiber.y, fiber.z);
+  }
   group->fibers_[group->current_].finished = true;
   group->switch_to_scheduler();
 }
@@ -127,7 +151,7 @@ void FiberGroup::switch_to_fiber(size_t index) {
   current_ = index;
 #if defined(CUCL_ASAN_FIBERS)
   void* fake_stack = nullptr;
-  __sanitizer_start_switch_fiber(&fake_stack, stacks_ + index * slot_bytes() + page_size(), kStackBytes);
+  __sanitizer_start_switch_fiber(&fake_stack, stacks_ + index * slot_bytes() + page_size(), stack_bytes_);
   cucl_fiber_switch(&scheduler_stack_, fibers_[index].stack_pointer);
   __sanitizer_finish_switch_fiber(fake_stack, nullptr, nullptr);
 #else

@@ -21,12 +21,14 @@ class FiberGroup {
   FiberGroup& operator=(const FiberGroup&) = delete;
   ~FiberGroup();
 
-  // Runs every work-item of `context`'s group to completion. Sets context.scheduler.
-  void run(WorkItemFunction work_item, void* const* args, WorkGroupContext& context);
+  // Runs every work-item of `context`'s group to completion, each on a stack of
+  // `stack_bytes`. Sets context.scheduler and the private memory range.
+  void run(WorkItemFunction work_item, void* const* args, WorkGroupContext& context, size_t stack_bytes);
+  // Runs a kernel without barriers (`work_group`, the loop over its work-items) on one
+  // stack of `stack_bytes`, for private memory larger than a thread's stack may hold.
+  void run_on_stack(WorkGroupFunction work_group, void* const* args, WorkGroupContext& context, size_t stack_bytes);
   // Called on a work-item's fiber by cucl_host_barrier.
   void barrier();
-
-  static constexpr size_t kStackBytes = 256 * 1024;
 
  private:
   struct Fiber {
@@ -36,16 +38,21 @@ class FiberGroup {
   };
 
   static void fiber_main(void* group);
-  void reserve_stacks(size_t count);
+  void reserve_stacks(size_t count, size_t stack_bytes);
+  size_t slot_bytes() const;
+  void start_fibers(void* const* args, WorkGroupContext& context, const size_t sizes[3]);
+  void run_rounds();
   void switch_to_fiber(size_t index);
   void switch_to_scheduler();
 
-  char* stacks_ = nullptr;  // `capacity_` stacks, each after a guard page
+  char* stacks_ = nullptr;  // `capacity_` stacks of `stack_bytes_`, each after a guard page
   size_t capacity_ = 0;
+  size_t stack_bytes_ = 0;
   std::vector<Fiber> fibers_;
   size_t current_ = 0;
   void* scheduler_stack_ = nullptr;
   WorkItemFunction work_item_ = nullptr;
+  WorkGroupFunction work_group_ = nullptr;  // set instead of work_item_ by run_on_stack
   void* const* args_ = nullptr;
   WorkGroupContext* context_ = nullptr;
   const void* scheduler_stack_bottom_ = nullptr;  // for AddressSanitizer's fiber annotations

@@ -144,7 +144,10 @@ class GroupRunner {
     }
     if (kernel_.has_barriers()) {
       if (!fiber_group_) fiber_group_ = fibers_.take();
-      fiber_group_->run(kernel_.work_item(), values_.data(), context_);
+      fiber_group_->run(kernel_.work_item(), values_.data(), context_, kernel_.stack_bytes());
+    } else if (kernel_.needs_own_stack()) {
+      if (!fiber_group_) fiber_group_ = fibers_.take();
+      fiber_group_->run_on_stack(kernel_.work_group(), values_.data(), context_, kernel_.stack_bytes());
     } else {
       kernel_.work_group()(values_.data(), &context_);
     }

@@ -47,6 +47,9 @@ struct KernelInfoRecord {
   uint64_t private_memory_bytes;  // the entry point's stack allocations, after optimisation
 };
 
+// A work-item's private memory beyond this fails the build (each runs on a stack that size).
+inline constexpr uint64_t kMaxPrivateMemoryBytes = uint64_t{256} << 20;
+
 inline constexpr const char* kWorkGroupSuffix = ".cucl_wg";
 inline constexpr const char* kWorkItemSuffix = ".cucl_wi";
 inline constexpr const char* kInfoSuffix = ".cucl_info";

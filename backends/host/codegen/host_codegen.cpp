@@ -55,7 +55,10 @@ CodegenResult generate_host_code(std::string_view bitcode, const CodegenOptions&
     return result;
   }
   optimize_module(*module, *machine, options.optimize);
-  record_private_memory(*module);
+  if (std::string too_large = record_private_memory(*module); !too_large.empty()) {
+    result.log += too_large;
+    return result;
+  }
   if (getenv("CUCL_DUMP_HOST_IR")) module->print(llvm::errs(), nullptr);
   std::string object = emit_machine_code(*module, *machine, llvm::CGFT_ObjectFile);
   if (object.empty()) {

@@ -149,7 +149,8 @@ void add_printf_table(llvm::Module& module, const std::vector<PrintfCallSite>& s
 
 }  // namespace
 
-void record_private_memory(llvm::Module& module) {
+std::string record_private_memory(llvm::Module& module) {
+  std::string errors;
   const llvm::DataLayout& layout = module.getDataLayout();
   for (llvm::GlobalVariable& info : module.globals()) {
     if (!info.getName().endswith(kInfoSuffix) || !info.hasInitializer()) continue;
@@ -163,6 +164,11 @@ void record_private_memory(llvm::Module& module) {
       if (!alloca) continue;
       if (auto size = alloca->getAllocationSizeInBits(layout)) bytes += *size / 8;
     }
+    if (bytes > kMaxPrivateMemoryBytes) {
+      errors += "error: kernel '" + kernel + "' needs " + std::to_string(bytes) +
+                " bytes of private memory per work-item; the host device allows " +
+                std::to_string(kMaxPrivateMemoryBytes) + "\n";
+    }
     // The optimiser may have turned the record into a zeroinitializer: read it element-wise.
     llvm::Constant* record = info.getInitializer();
     auto* type = llvm::cast<llvm::StructType>(record->getType());
@@ -171,6 +177,7 @@ void record_private_memory(llvm::Module& module) {
     fields[3] = llvm::ConstantInt::get(llvm::Type::getInt64Ty(module.getContext()), bytes);
     info.setInitializer(llvm::ConstantStruct::get(type, fields));
   }
+  return errors;
 }
 
 std::string lower_work_groups(llvm::Module& module) {

@@ -16,6 +16,7 @@ namespace cucl::backend::host {
 std::string lower_work_groups(llvm::Module& module);
 
 // After optimisation: writes each kernel's stack use into its `<kernel>.cucl_info` record.
-void record_private_memory(llvm::Module& module);
+// Returns an error line for each kernel whose use passes kMaxPrivateMemoryBytes, else empty.
+std::string record_private_memory(llvm::Module& module);
 
 }  // namespace cucl::backend::host
