@@ -272,6 +272,36 @@ TEST_P(KernelQueries, ReportedWorkGroupSizeAndLocalMemoryAreAccepted) {
   }
 }
 
+// CL_DEVICE_LOCAL_MEM_SIZE is __local memory a kernel can use: a kernel-scope array of all
+// of it (less what the kernel reports using besides) builds and runs.
+TEST_P(KernelQueries, StaticLocalArrayOfTheWholeLocalMemoryRuns) {
+  const cl_ulong device_local = info_value<cl_ulong>(clGetDeviceInfo, env.device, CL_DEVICE_LOCAL_MEM_SIZE);
+  const size_t words = static_cast<size_t>(device_local / sizeof(cl_uint));
+  BuiltProgram program(env, R"(
+    kernel void fill_local(global uint* out) {
+      local uint data[WORDS];
+      size_t lid = get_local_id(0), n = get_local_size(0);
+      for (size_t i = lid; i < WORDS; i += n) data[i] = (uint)(i * 2654435761u);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      uint sum = 0;
+      for (size_t i = lid; i < WORDS; i += n) sum += data[WORDS - 1 - i];
+      out[get_global_id(0)] = sum;
+    })", "-DWORDS=" + std::to_string(words));
+  cl_kernel kernel = program.kernel("fill_local");
+  ASSERT_NE(kernel, nullptr);
+  EXPECT_EQ(work_group_value<cl_ulong>(kernel, env.device, CL_KERNEL_LOCAL_MEM_SIZE), device_local);
+  const size_t group = std::min<size_t>(64, work_group_value<size_t>(kernel, env.device, CL_KERNEL_WORK_GROUP_SIZE));
+  DeviceBuffer out(env.context, 2 * group * sizeof(cl_uint));
+  set_args(kernel, out.get());
+  run_1d(env.queue, kernel, 2 * group, group);
+  const auto sums = read_buffer<cl_uint>(env.queue, out.get(), 2 * group);
+  for (size_t item = 0; item < 2 * group; ++item) {
+    cl_uint expected = 0;
+    for (size_t i = item % group; i < words; i += group) expected += static_cast<cl_uint>((words - 1 - i) * 2654435761u);
+    ASSERT_EQ(sums[item], expected) << item;
+  }
+}
+
 // The host device runs work-items on stacks (a fiber's per work-item with barriers, else
 // the worker thread's): private memory larger than such a stack gets a stack of its size,
 // and CL_KERNEL_WORK_GROUP_SIZE shrinks so that a group's stacks fit; a launch of that size
