@@ -1,8 +1,9 @@
 #include <string>
 
 #include "backends/backend.h"
-#include "backends/cuda/debug_log.h"
 #include "backends/host/host_device.h"
+#include "base/debug_log.h"
+#include "base/settings.h"
 #if CUCL_HAVE_CUDA
 #include "backends/cuda/cuda_device.h"
 #endif
@@ -17,11 +18,10 @@ struct DeviceSelection {
 };
 
 DeviceSelection selected_devices() {
-  const char* value = std::getenv("CUCL_DEVICES");
-  std::string choice = value ? value : "all";
+  const std::string choice = settings::text(settings::Name::CUCL_DEVICES);
   if (choice == "host") return {true, false};
   if (choice == "cuda") return {false, true};
-  if (choice != "all" && !choice.empty()) debug_log("CUCL_DEVICES=" + choice + " is not host, cuda or all: using all");
+  if (choice != "all") debug_log("CUCL_DEVICES=" + choice + " is not host, cuda or all: using all");
   return {};
 }
 

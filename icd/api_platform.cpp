@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "icd/entry.h"
-#include "platform/clock.h"
+#include "base/clock.h"
 #include "platform/info.h"
 #include "platform/platform.h"
 

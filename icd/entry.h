@@ -6,7 +6,7 @@
 
 #include <new>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "platform/handle.h"
 #include "platform/info_writer.h"
 #include "platform/lookup.h"

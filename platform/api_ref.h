@@ -11,7 +11,7 @@
 // the object dies, so commands still in flight never show in a reference count.
 #pragma once
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "platform/object.h"
 
 namespace cucl {

@@ -1,7 +1,7 @@
 // Checks shared by the buffer commands (platform/buffer_*.cpp only).
 #pragma once
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "platform/memory.h"
 #include "platform/queue.h"
 

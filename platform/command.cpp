@@ -1,6 +1,6 @@
 #include "platform/command.h"
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "platform/memory.h"
 #include "platform/queue.h"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "platform/device.h"
-#include "platform/error.h"
+#include "base/error.h"
 #include "platform/platform.h"
 
 namespace cucl {

@@ -1,6 +1,6 @@
 #include "platform/enqueue.h"
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "platform/lookup.h"
 
 namespace cucl {

@@ -4,8 +4,8 @@
 #include <chrono>
 #include <thread>
 
-#include "backends/spin_wait.h"
-#include "platform/clock.h"
+#include "base/spin_wait.h"
+#include "base/clock.h"
 #include "platform/queue.h"
 
 namespace cucl {
@@ -124,7 +124,7 @@ cl_int Event::wait() {
       if (stream) stream->wait_ended();
     }
   } notice(queue_ ? &queue_->stream() : nullptr);
-  if (watch) backend::spin_until([this] { return final_.load(std::memory_order_acquire); }, kWatch);
+  if (watch) spin_until([this] { return final_.load(std::memory_order_acquire); }, kWatch);
   std::unique_lock lock(mutex_);
   done_.wait(lock, [this] { return status_ <= CL_COMPLETE; });
   return status_;

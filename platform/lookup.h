@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "platform/object.h"
 #include "platform/registry.h"
 

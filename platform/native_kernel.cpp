@@ -4,7 +4,7 @@
 #include <memory>
 #include <vector>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "platform/memory.h"
 #include "platform/memory_rules.h"
 

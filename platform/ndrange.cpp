@@ -3,7 +3,7 @@
 #include <cstring>
 #include <limits>
 
-#include "platform/error.h"
+#include "base/error.h"
 #include "platform/lookup.h"
 
 namespace cucl {

@@ -8,7 +8,7 @@
 #include "platform/compiler/ir_linker.h"
 #include "platform/compiler/program_binary.h"
 #include "platform/compiler/spirv_reader.h"
-#include "platform/error.h"
+#include "base/error.h"
 #include "platform/lookup.h"
 #include "platform/platform.h"
 #include "platform/program_codegen.h"

@@ -4,7 +4,7 @@
 
 #include "platform/compiler/program_binary.h"
 #include "platform/compiler/spirv_reader.h"
-#include "platform/error.h"
+#include "base/error.h"
 #include "platform/lookup.h"
 
 namespace cucl {

@@ -1,6 +1,6 @@
 #include "platform/queue_rules.h"
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace cucl {
 namespace {

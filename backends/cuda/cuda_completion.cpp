@@ -4,9 +4,9 @@
 #include <chrono>
 
 #include "backends/cuda/cuda_execute.h"
-#include "backends/cuda/debug_log.h"
-#include "backends/host_clock.h"
-#include "backends/spin_wait.h"
+#include "base/debug_log.h"
+#include "base/clock.h"
+#include "base/spin_wait.h"
 
 namespace cucl::backend::cuda {
 namespace {
@@ -226,13 +226,13 @@ void CompletionQueue::finish_batch(std::vector<Item>& batch) {
       case Kind::Host:
         // Every earlier item is finished, and later ones wait (gated): it runs alone.
         if (status >= 0) {
-          const uint64_t began = host_clock_ns();
+          const uint64_t began = now_ns();
           try {
             std::get<op::HostFunction>(item.work->operation()).run();
           } catch (...) {
             status = CL_OUT_OF_RESOURCES;
           }
-          if (item.work->wants_times()) item.work->timed(began, host_clock_ns());
+          if (item.work->wants_times()) item.work->timed(began, now_ns());
         }
         gated_.fetch_sub(1, std::memory_order_acq_rel);
         break;

@@ -6,8 +6,8 @@
 #include "backends/cuda/cuda_memory.h"
 #include "backends/cuda/cuda_program.h"
 #include "backends/cuda/cuda_stream.h"
-#include "backends/cuda/debug_log.h"
-#include "backends/host_clock.h"
+#include "base/debug_log.h"
+#include "base/clock.h"
 
 namespace cucl::backend::cuda {
 
@@ -25,10 +25,10 @@ std::unique_ptr<Memory> CudaDevice::allocate(size_t size, void* host_ptr) {
 
 std::unique_ptr<Stream> CudaDevice::create_stream() { return std::make_unique<CudaStream>(context_, clock_); }
 
-// The host clock (backends/host_clock.h): profiling times of GPU work are placed on it
+// The host clock (base/clock.h): profiling times of GPU work are placed on it
 // (cuda_device_clock.h), so clGetDeviceAndHostTimer, clGetHostTimer and profiling info
 // share one time base.
-uint64_t CudaDevice::device_timer_ns() const { return host_clock_ns(); }
+uint64_t CudaDevice::device_timer_ns() const { return now_ns(); }
 
 CodegenResult CudaDevice::generate_code(std::string_view bitcode, const CodegenOptions& options) {
   return generate_nvptx_code(bitcode, options, target_);

@@ -1,6 +1,6 @@
 #include "backends/cuda/cuda_device_clock.h"
 
-#include "backends/host_clock.h"
+#include "base/clock.h"
 
 #include <algorithm>
 #include <cmath>
@@ -41,12 +41,12 @@ void DeviceClock::give_back(TimingEvents& events) {
 
 bool DeviceClock::try_anchor_locked(uint64_t& host_ns, uint64_t& width_ns) {
   const CudaDriver& driver = context_->driver();
-  const uint64_t before = host_clock_ns();
+  const uint64_t before = now_ns();
   if (driver.cuEventRecord(trial_, anchor_stream_) != CUDA_SUCCESS) return false;
   CUresult result;
   while ((result = driver.cuEventQuery(trial_)) == CUDA_ERROR_NOT_READY) {
   }
-  const uint64_t after = host_clock_ns();
+  const uint64_t after = now_ns();
   if (result != CUDA_SUCCESS) return false;
   host_ns = before + (after - before) / 2;
   width_ns = after - before;
@@ -87,7 +87,7 @@ bool DeviceClock::renew_anchor_locked(uint64_t now) {
 
 uint64_t DeviceClock::host_ns(CUevent event) {
   std::lock_guard lock(mutex_);
-  if (const uint64_t now = host_clock_ns(); now >= next_try_ns_ && !renew_anchor_locked(now)) return 0;
+  if (const uint64_t now = now_ns(); now >= next_try_ns_ && !renew_anchor_locked(now)) return 0;
   const CudaDriver& driver = context_->driver();
   float ms = 0;
   // An event from before the anchor is measured backwards from it.

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "backends/cuda/debug_log.h"
+#include "base/debug_log.h"
 #include "backends/cuda/nvptx_program.h"
 
 namespace cucl::backend::cuda {

@@ -2,7 +2,7 @@
 
 #include "backends/cuda/cuda_execute.h"
 #include "backends/cuda/cuda_stream_point.h"
-#include "backends/cuda/debug_log.h"
+#include "base/debug_log.h"
 
 namespace cucl::backend::cuda {
 

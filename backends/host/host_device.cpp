@@ -10,7 +10,7 @@
 #include "backends/host/codegen/host_jit.h"
 #include "backends/host/host_memory.h"
 #include "backends/host/host_stream.h"
-#include "backends/host_clock.h"
+#include "base/clock.h"
 
 namespace cucl::backend::host {
 
@@ -31,7 +31,7 @@ std::unique_ptr<Memory> HostDevice::allocate(size_t size, void* host_ptr) {
 
 std::unique_ptr<Stream> HostDevice::create_stream() { return std::make_unique<HostStream>(arena_, fibers_); }
 
-uint64_t HostDevice::device_timer_ns() const { return host_clock_ns(); }
+uint64_t HostDevice::device_timer_ns() const { return now_ns(); }
 
 CodegenResult HostDevice::generate_code(std::string_view bitcode, const CodegenOptions& options) {
   return generate_host_code(bitcode, options);

@@ -3,7 +3,7 @@
 #include <array>
 #include <cctype>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace cucl::compiler {
 namespace {

@@ -157,12 +157,6 @@ std::optional<std::pair<std::string, int>> create_temporary(const std::string& f
   return std::nullopt;
 }
 
-bool is_disabling_value(std::string_view value) {
-  std::string lower;
-  for (char c : value) lower.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c);
-  return lower == "0" || lower == "off" || lower == "false" || lower == "no";
-}
-
 }  // namespace
 
 CacheSettings cache_settings_from_environment(const std::function<const char*(const char*)>& getenv_fn) {
@@ -170,17 +164,18 @@ CacheSettings cache_settings_from_environment(const std::function<const char*(co
     const char* value = getenv_fn(name);
     return value ? std::string_view(value) : std::string_view();
   };
-  CacheSettings settings;
-  if (const std::string_view chosen = variable("CUCL_CACHE_DIR"); !chosen.empty()) {
-    settings.directory = chosen;
+  CacheSettings result;
+  if (const std::string_view chosen = variable(settings::variable(settings::Name::CUCL_CACHE_DIR)); !chosen.empty()) {
+    result.directory = chosen;
   } else if (const std::string_view xdg = variable("XDG_CACHE_HOME"); !xdg.empty() && xdg.front() == '/') {
     // The XDG base directory specification says relative paths are to be ignored.
-    settings.directory = std::string(xdg) + "/cucl";
+    result.directory = std::string(xdg) + "/cucl";
   } else if (const std::string_view home = variable("HOME"); !home.empty()) {
-    settings.directory = std::string(home) + "/.cache/cucl";
+    result.directory = std::string(home) + "/.cache/cucl";
   }
-  settings.enabled = !settings.directory.empty() && !is_disabling_value(variable("CUCL_CACHE"));
-  return settings;
+  const std::string_view cache = variable(settings::variable(settings::Name::CUCL_CACHE));
+  result.enabled = !result.directory.empty() && (cache.empty() || settings::flag_value(cache));
+  return result;
 }
 
 CompileCache::CompileCache(CacheSettings settings) : settings_(std::move(settings)) {}

@@ -8,11 +8,12 @@
 // is a miss.
 #pragma once
 
-#include <cstdlib>
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "base/settings.h"
 
 namespace cucl::compiler {
 
@@ -25,7 +26,7 @@ struct CacheSettings {
 // $HOME/.cache/cucl); CUCL_CACHE=0, off, false or no (any case) disables the cache, as does
 // having no directory at all. `getenv_fn` is the environment lookup (tests pass their own).
 CacheSettings cache_settings_from_environment(
-    const std::function<const char*(const char*)>& getenv_fn = ::getenv);
+    const std::function<const char*(const char*)>& getenv_fn = settings::environment);
 
 class CompileCache {
  public:

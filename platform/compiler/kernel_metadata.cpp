@@ -12,7 +12,7 @@
 
 #include <sstream>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace cucl::compiler {
 namespace {

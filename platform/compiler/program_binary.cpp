@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "platform/compiler/content_hash.h"
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace cucl::compiler {
 namespace {

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "platform/compiler/build_options.h"
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace {
 

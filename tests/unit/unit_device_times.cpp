@@ -1,7 +1,7 @@
 // Profiling times that a stream reports from the device (Work::timed, Event::set_device_times)
 // and the queue pipelining that relies on them (Stream::times_work), with a fake GPU device
 // (fake_gpu.h).
-#include "backends/host_clock.h"
+#include "base/clock.h"
 #include "fake_gpu.h"
 
 // Objects point their handles at the ICD's dispatch table (icd/dispatch.cpp); this test
@@ -46,7 +46,7 @@ TEST_F(DeviceTimes, ReportedTimesBecomeStartAndEnd) {
   auto [profiled, stream] = queue(CL_QUEUE_PROFILING_ENABLE);
   std::vector<std::pair<uint64_t, uint64_t>> reported;
   stream->report_times([&] {
-    const uint64_t start = backend::host_clock_ns() - 2000;  // it began before it was seen to
+    const uint64_t start = now_ns() - 2000;  // it began before it was seen to
     reported.emplace_back(start, start + 1000);
     return reported.back();
   });
@@ -68,7 +68,7 @@ TEST_F(DeviceTimes, TimesOutsideSubmitToCompleteAreKeptInside) {
 
   const uint64_t hour = 3600'000'000'000;
   stream->report_times([hour] {
-    const uint64_t now = backend::host_clock_ns();
+    const uint64_t now = now_ns();
     return std::pair<uint64_t, uint64_t>{now + hour, now + 2 * hour};  // after COMPLETE
   });
   Ref<Event> late = command(*profiled, 2);

@@ -10,7 +10,7 @@
 
 #include "platform/compiler/content_hash.h"
 #include "platform/compiler/program_binary.h"
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace cucl::compiler {
 namespace {

@@ -17,6 +17,7 @@
 #include "backends/cuda/codegen/kernel_entries.h"
 #include "backends/cuda/codegen/loop_latches.h"
 #include "backends/cuda/nvptx_program.h"
+#include "base/settings.h"
 #include "libclc-builtins/builtins.h"
 
 extern "C" void LLVMInitializeNVPTXTargetInfo();
@@ -103,7 +104,7 @@ CodegenResult generate_nvptx_code(std::string_view bitcode, const CodegenOptions
   optimize_module(*module, *machine, options.optimize);
   legalize_address_space_casts(*module);
   take_back_edges_on_true(*module);
-  if (getenv("CUCL_DUMP_NVPTX_IR")) module->print(llvm::errs(), nullptr);
+  if (settings::enabled(settings::Name::CUCL_DUMP_NVPTX_IR)) module->print(llvm::errs(), nullptr);
   program.ptx = emit_machine_code(*module, *machine, llvm::CGFT_AssemblyFile);
   if (program.ptx.empty()) {
     result.log += "error: the NVPTX code generator failed\n";

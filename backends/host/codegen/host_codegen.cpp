@@ -6,6 +6,7 @@
 #include <llvm/Target/TargetMachine.h>
 
 #include "backends/codegen/module_tools.h"
+#include "base/settings.h"
 #include "backends/host/codegen/call_abi_matching.h"
 #include "backends/host/codegen/non_trapping_division.h"
 #include "backends/host/codegen/target_machine.h"
@@ -59,7 +60,7 @@ CodegenResult generate_host_code(std::string_view bitcode, const CodegenOptions&
     result.log += too_large;
     return result;
   }
-  if (getenv("CUCL_DUMP_HOST_IR")) module->print(llvm::errs(), nullptr);
+  if (settings::enabled(settings::Name::CUCL_DUMP_HOST_IR)) module->print(llvm::errs(), nullptr);
   std::string object = emit_machine_code(*module, *machine, llvm::CGFT_ObjectFile);
   if (object.empty()) {
     result.log += "error: the host code generator failed\n";

@@ -7,7 +7,7 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Target/TargetOptions.h>
 
-#include "platform/error.h"
+#include "base/error.h"
 
 namespace cucl::backend::host {
 namespace {

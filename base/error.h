@@ -11,7 +11,7 @@ class Error : public std::exception {
  public:
   explicit Error(cl_int code) : code_(code) {}
   cl_int code() const noexcept { return code_; }
-  // Out of line (platform/error.cpp) so that the vtable and type information are made once,
+  // Out of line (base/error.cpp) so that the vtable and type information are made once,
   // with RTTI: the compiler's files are built without it (they use LLVM).
   const char* what() const noexcept override;
 

@@ -6,7 +6,7 @@
 #include <chrono>
 #include <thread>
 
-namespace cucl::backend {
+namespace cucl {
 
 // Spins until `done()` or `limit` has passed: a pause loop for the first 50 us, then the
 // core is yielded between looks. True when done.
@@ -26,4 +26,4 @@ bool spin_until(Done done, std::chrono::microseconds limit) {
   }
 }
 
-}  // namespace cucl::backend
+}  // namespace cucl
