@@ -76,17 +76,8 @@ constexpr const char* kExtInstPrintf = R"(
                OpFunctionEnd
 )";
 
-bool lists_spirv(cl_device_id device) {
-  return device_string(device, CL_DEVICE_IL_VERSION).find("SPIR-V_1.0") != std::string::npos;
-}
-
-class ProgramWithIL : public DeviceTest {
+class ProgramWithIL : public SpirvDeviceTest {
  protected:
-  void SetUp() override {
-    DeviceTest::SetUp();
-    if (IsSkipped()) return;
-    if (!lists_spirv(env.device)) GTEST_SKIP() << "this device lists no SPIR-V";
-  }
 
   // Builds the kernel of kSpecConstantKernel and returns what it stores (0 on failure).
   cl_uint build_and_run_spec_kernel(cl_program program) {
@@ -116,10 +107,8 @@ class ProgramWithIL : public DeviceTest {
   cl_kernel kernel_from_assembly(const char* assembly, const char* name) {
     const std::string il = spirv_from_assembly(assembly);
     if (il.empty()) return nullptr;
-    assembled_ = create(il);
+    assembled_ = build_from_il(il);
     if (!assembled_) return nullptr;
-    EXPECT_EQ(clBuildProgram(assembled_, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS)
-        << build_log(assembled_, env.device);
     cl_int status = CL_SUCCESS;
     assembled_kernel_ = clCreateKernel(assembled_, name, &status);
     EXPECT_EQ(status, CL_SUCCESS);
@@ -129,7 +118,7 @@ class ProgramWithIL : public DeviceTest {
   void TearDown() override {
     if (assembled_kernel_) clReleaseKernel(assembled_kernel_);
     if (assembled_) clReleaseProgram(assembled_);
-    DeviceTest::TearDown();
+    SpirvDeviceTest::TearDown();
   }
 
  private:
@@ -154,10 +143,8 @@ TEST_P(ProgramWithIL, KernelFromClangAndLlvmSpirvRuns) {
       b[i] = a[i] * s + sqrt(a[i]);
     })");
   ASSERT_FALSE(il.empty());
-  cl_program program = create(il);
+  cl_program program = build_from_il(il);
   ASSERT_NE(program, nullptr);
-  ASSERT_EQ(clBuildProgram(program, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS)
-      << build_log(program, env.device);
 
   size_t size = 0;
   ASSERT_EQ(clGetProgramInfo(program, CL_PROGRAM_IL, 0, nullptr, &size), CL_SUCCESS);
@@ -233,10 +220,8 @@ TEST_P(ProgramWithIL, VectorBuiltinsOfEveryWidthGiveTheirValues) {
       vstore16(add_sat(w, (char16)(100)), 0, sums + 64 * i + 14);
     })");
   ASSERT_FALSE(il.empty());
-  cl_program program = create(il);
+  cl_program program = build_from_il(il);
   ASSERT_NE(program, nullptr);
-  ASSERT_EQ(clBuildProgram(program, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS)
-      << build_log(program, env.device);
   cl_int status = CL_SUCCESS;
   cl_kernel kernel = clCreateKernel(program, "vectors", &status);
   ASSERT_EQ(status, CL_SUCCESS);

@@ -212,29 +212,17 @@ std::string kernel_assembly(const AtomicCase& c, const Width& w, Space space) {
   return a;
 }
 
-bool lists_spirv(cl_device_id device) {
-  return device_string(device, CL_DEVICE_IL_VERSION).find("SPIR-V_1.0") != std::string::npos;
-}
-
-class SpirvAtomics : public DeviceTest {
+class SpirvAtomics : public SpirvDeviceTest {
  protected:
-  void SetUp() override {
-    DeviceTest::SetUp();
-    if (IsSkipped()) return;
-    if (!lists_spirv(env.device)) GTEST_SKIP() << "this device lists no SPIR-V";
-  }
-
   void run_every_instruction(const Width& w, Space space) {
     for (const AtomicCase& c : atomic_cases()) {
       if (c.only_32_bits && w.bits != 32) continue;
       SCOPED_TRACE(std::string(c.name) + " on " + std::to_string(w.bits) + "-bit integers");
       const std::string il = spirv_from_assembly(kernel_assembly(c, w, space));
       ASSERT_FALSE(il.empty());
+      cl_program program = build_from_il(il);
+      ASSERT_NE(program, nullptr);
       cl_int status = CL_OUT_OF_RESOURCES;
-      cl_program program = clCreateProgramWithIL(env.context, il.data(), il.size(), &status);
-      ASSERT_EQ(status, CL_SUCCESS);
-      EXPECT_EQ(clBuildProgram(program, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS)
-          << build_log(program, env.device);
       cl_kernel kernel = clCreateKernel(program, c.name, &status);
       EXPECT_EQ(status, CL_SUCCESS);
       if (kernel) check_kernel(c, w, kernel);

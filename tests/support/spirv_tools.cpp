@@ -31,6 +31,29 @@ std::string spirv_made_by(const std::string& input_name, const std::string& inpu
 
 }  // namespace
 
+bool lists_spirv(cl_device_id device) {
+  return device_string(device, CL_DEVICE_IL_VERSION).find("SPIR-V_1.0") != std::string::npos;
+}
+
+void SpirvDeviceTest::SetUp() {
+  DeviceTest::SetUp();
+  if (IsSkipped()) return;
+  if (!lists_spirv(env.device)) GTEST_SKIP() << "this device lists no SPIR-V";
+}
+
+cl_program SpirvDeviceTest::build_from_il(const std::string& il) {
+  cl_int status = CL_OUT_OF_RESOURCES;
+  cl_program program = clCreateProgramWithIL(env.context, il.data(), il.size(), &status);
+  EXPECT_EQ(status, CL_SUCCESS);
+  if (!program) return nullptr;
+  if (clBuildProgram(program, 1, &env.device, "", nullptr, nullptr) != CL_SUCCESS) {
+    ADD_FAILURE() << "the build failed: " << build_log(program, env.device);
+    clReleaseProgram(program);
+    return nullptr;
+  }
+  return program;
+}
+
 std::string spirv_from_assembly(const std::string& assembly) {
   return spirv_made_by("k.spvasm", assembly, [](const std::string& folder) {
     return "spirv-as --target-env spv1.0 " + folder + "/k.spvasm -o " + folder + "/k.spv";

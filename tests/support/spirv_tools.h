@@ -4,7 +4,21 @@
 
 #include <string>
 
+#include "support/kernel_support.h"
+
 namespace cucl_test {
+
+// Whether the device lists SPIR-V 1.0 in CL_DEVICE_IL_VERSION.
+bool lists_spirv(cl_device_id device);
+
+// A DeviceTest that skips devices listing no SPIR-V.
+class SpirvDeviceTest : public DeviceTest {
+ protected:
+  void SetUp() override;
+  // Creates a program from `il` and builds it for the device; null (with a test failure,
+  // and the build log) when either fails. The caller releases it.
+  cl_program build_from_il(const std::string& il);
+};
 
 // Assembles SPIR-V assembly (spirv-as --target-env spv1.0); empty, with a test failure, if it fails.
 std::string spirv_from_assembly(const std::string& assembly);
