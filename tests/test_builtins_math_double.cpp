@@ -59,6 +59,40 @@ TEST_P(MathDouble, HypotNearTheLargestDoubleOverflowsOnlyWhenItsValueDoes) {
   }
 }
 
+// Where CTS math_brute_force found SLEEF's double functions wrong on the host device: pow,
+// pown and powr of results just below the largest double overflowed to infinity, and tgamma
+// below -170, near the negative integers, was off by over a thousand ulp.
+TEST_P(MathDouble, PowNearTheLargestDoubleAndTgammaBelowMinus170) {
+  using L = std::numeric_limits<double>;
+  const std::vector<double> x = {-L::max(), L::max(), 0x1.fffffffffffp+1023, -0x1p+1023, 0x1p-1022, 3.0};
+  const std::vector<double> y = {1.0, 1.0, 1.0, 1.0, -1.0, 645.0};
+  const std::vector<double> g = {-0x1.5800000000200p+7, -0x1.5800000001p+7, -170.5, -172.25, -184.75, -0x1.57fffffffff00p+7};
+  BuiltProgram program(env, R"(
+    kernel void k(global const double* x, global const double* y, global const double* g, global double* out) {
+      size_t i = get_global_id(0);
+      out[4 * i] = pow(x[i], y[i]);
+      out[4 * i + 1] = pown(x[i], (int)y[i]);
+      out[4 * i + 2] = powr(fabs(x[i]), y[i]);
+      out[4 * i + 3] = tgamma(g[i]);
+    })");
+  cl_kernel kernel = program.kernel("k");
+  ASSERT_NE(kernel, nullptr);
+  DeviceBuffer xs(env.context, x.size() * sizeof(double), x.data()), ys(env.context, y.size() * sizeof(double), y.data());
+  DeviceBuffer gs(env.context, g.size() * sizeof(double), g.data()), out(env.context, 4 * x.size() * sizeof(double));
+  set_args(kernel, xs.get(), ys.get(), gs.get(), out.get());
+  run_1d(env.queue, kernel, x.size());
+  const auto got = read_buffer<double>(env.queue, out.get(), 4 * x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    const long double p = std::pow(static_cast<long double>(x[i]), static_cast<long double>(y[i]));
+    const long double pr = std::pow(std::fabs(static_cast<long double>(x[i])), static_cast<long double>(y[i]));
+    EXPECT_LE(ulp_error(got[4 * i], p), 16.0L) << "pow(" << x[i] << ", " << y[i] << ") = " << got[4 * i];
+    EXPECT_LE(ulp_error(got[4 * i + 1], p), 16.0L) << "pown(" << x[i] << ", " << y[i] << ") = " << got[4 * i + 1];
+    EXPECT_LE(ulp_error(got[4 * i + 2], pr), 16.0L) << "powr(" << x[i] << ", " << y[i] << ") = " << got[4 * i + 2];
+    const long double t = std::tgamma(static_cast<long double>(g[i]));
+    EXPECT_LE(ulp_error(got[4 * i + 3], t), 16.0L) << "tgamma(" << g[i] << ") = " << got[4 * i + 3] << ", not " << t;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryDevice, MathDouble, ::testing::ValuesIn(all_devices()), device_name);
 
 }  // namespace

@@ -1,12 +1,26 @@
 // pow, pown, powr and rootn (6.15.2) for scalar float and double.
 #include "builtin_support.h"
 
+// SLEEF's double pow overflows to infinity on results just below the largest double
+// (pow(-DBL_MAX, 1) gave -inf; CTS math_brute_force pow, pown, powr). There the power of a
+// halved (or, for |x| < 1, doubled) base, an exact scaling, stays in range, and 2^(+-y)
+// scales it back: two more roundings, far within pow's 16 ulp.
+static double pow_double(double x, double y) {
+  double r = Sleef_pow_u10(x, y);
+  if (isinf(r) && isfinite(x) && x != 0 && fabs(y) < 1000) {
+    const bool large = fabs(x) >= 1;
+    const double scaled = Sleef_pow_u10(large ? x * 0.5 : x * 2.0, y) * Sleef_exp2_u10(large ? y : -y);
+    if (!isnan(scaled)) r = scaled;
+  }
+  return r;
+}
+
 OVLD float pow(float x, float y) { return Sleef_powf_u10(x, y); }
-OVLD double pow(double x, double y) { return Sleef_pow_u10(x, y); }
+OVLD double pow(double x, double y) { return pow_double(x, y); }
 
 // An int exponent converts to double exactly, so pow's special cases are pown's.
 OVLD float pown(float x, int n) { return (float)Sleef_pow_u10((double)x, (double)n); }
-OVLD double pown(double x, int n) { return Sleef_pow_u10(x, (double)n); }
+OVLD double pown(double x, int n) { return pow_double(x, (double)n); }
 
 // powr is pow restricted to x >= 0, with its own special cases (spec 7.5.1).
 #define DEFINE_POWR(T, POW)                                                     \
@@ -24,7 +38,7 @@ OVLD double pown(double x, int n) { return Sleef_pow_u10(x, (double)n); }
     return POW(x, y);                                                           \
   }
 DEFINE_POWR(float, Sleef_powf_u10)
-DEFINE_POWR(double, Sleef_pow_u10)
+DEFINE_POWR(double, pow_double)
 
 // rootn: the float version works in double, where 1/n's rounding error is harmless.
 OVLD float rootn(float x, int n) {

@@ -41,7 +41,22 @@ static double gamma_zero_sign(double x, double r) {
   if (r == 0 && x < 0 && fmod(floor(x), 2.0) != 0) return -0.0;
   return r;
 }
-OVLD double tgamma(double x) { return gamma_zero_sign(x, Sleef_tgamma_u10(x)); }
+// Below -170, SLEEF's tgamma is off by over a thousand ulp near the negative integers
+// (CTS math_brute_force at -172.0000000000001). There the reflection formula
+// tgamma(x) = pi / (sinpi(x) * tgamma(1 - x)) holds with an exact sinpi, and
+// tgamma(1 - x) = tgamma(z) * z (z + 1) ... (z + 14), z = 1 - x - 15 (all exact: 1 - x
+// stays in x's binade), divided out one factor at a time so that nothing overflows.
+// Past -185 the value underflows to zero.
+static double tgamma_below_minus_170(double x) {
+  const double z = (1.0 - x) - 15.0;
+  double r = M_PI / sinpi(x);
+  for (int i = 0; i < 15; ++i) r /= z + i;
+  return r / Sleef_tgamma_u10(z);
+}
+OVLD double tgamma(double x) {
+  if (x < -170.0 && x > -185.0 && x != floor(x)) return tgamma_below_minus_170(x);
+  return gamma_zero_sign(x, Sleef_tgamma_u10(x));
+}
 OVLD float tgamma(float x) {
   double d = (double)x;
   return (float)gamma_zero_sign(d, Sleef_tgamma_u10(d));
