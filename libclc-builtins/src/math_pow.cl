@@ -2,17 +2,21 @@
 #include "builtin_support.h"
 
 // SLEEF's double pow overflows to infinity on results just below the largest double
-// (pow(-DBL_MAX, 1) gave -inf; CTS math_brute_force pow, pown, powr). There the power of a
-// halved (or, for |x| < 1, doubled) base, an exact scaling, stays in range, and 2^(+-y)
-// scales it back: two more roundings, far within pow's 16 ulp.
+// (pow(-DBL_MAX, 1) and pown(-0.5000000000000001, -1024) gave infinity; CTS
+// math_brute_force pow, pown, powr). For an integer y, x^y = (x * f)^y * 2^(+-y) with f = 1/2
+// (or 2 where |x| < 1): the scalings are exact and the power stays in range. Otherwise
+// |x|^y = |x|^(y/2) * |x|^(y/2), two more roundings, far within pow's 16 ulp, negative for a
+// negative x and an odd y (a negative x has an integer y here, or pow is NaN).
 static double pow_double(double x, double y) {
-  double r = Sleef_pow_u10(x, y);
-  if (isinf(r) && isfinite(x) && x != 0 && fabs(y) < 1000) {
+  const double r = Sleef_pow_u10(x, y);
+  if (!isinf(r) || !isfinite(x) || !isfinite(y) || x == 0) return r;
+  if (y == floor(y) && fabs(y) < 0x1p20) {
     const bool large = fabs(x) >= 1;
-    const double scaled = Sleef_pow_u10(large ? x * 0.5 : x * 2.0, y) * Sleef_exp2_u10(large ? y : -y);
-    if (!isnan(scaled)) r = scaled;
+    const double scaled = Sleef_pow_u10(large ? x * 0.5 : x * 2.0, y);
+    if (scaled != 0 && !isinf(scaled)) return ldexp(scaled, (int)(large ? y : -y));
   }
-  return r;
+  const double root = Sleef_pow_u10(fabs(x), y * 0.5);
+  return x < 0 && fmod(y, 2.0) != 0 ? -(root * root) : root * root;
 }
 
 OVLD float pow(float x, float y) { return Sleef_powf_u10(x, y); }
