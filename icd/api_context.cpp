@@ -1,10 +1,7 @@
 // Contexts.
-#include <algorithm>
-
 #include "icd/entry.h"
 #include "platform/context_rules.h"
 #include "platform/info.h"
-#include "platform/platform.h"
 
 using namespace cucl;
 using cucl::icd::guard;
@@ -14,14 +11,7 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContext(const cl_context_properties*
                                                     const cl_device_id* devices, ContextNotify pfn_notify,
                                                     void* user_data, cl_int* errcode_ret) {
   return guard_create(errcode_ret, [&] {
-    check(devices && num_devices, CL_INVALID_VALUE);
-    std::vector<Device*> members;
-    for (cl_uint i = 0; i < num_devices; ++i) {
-      auto device = lookup<Device>(devices[i]);
-      // Duplicates are ignored, as the spec says.
-      if (std::find(members.begin(), members.end(), device.get()) == members.end()) members.push_back(device.get());
-    }
-    return publish<cl_context>(create_context(std::move(members), properties, pfn_notify, user_data));
+    return publish<cl_context>(create_context(properties, num_devices, devices, pfn_notify, user_data));
   });
 }
 
@@ -29,19 +19,7 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(const cl_context_pro
                                                             cl_device_type device_type, ContextNotify pfn_notify,
                                                             void* user_data, cl_int* errcode_ret) {
   return guard_create(errcode_ret, [&] {
-    context_properties(properties);  // property errors come before device-type errors
-    cl_uint count = 0;
-    cl_int status = clGetDeviceIDs(Platform::instance().id(), device_type, 0, nullptr, &count);
-    check(status == CL_SUCCESS, status);
-    std::vector<cl_device_id> ids(count);
-    clGetDeviceIDs(Platform::instance().id(), device_type, count, ids.data(), nullptr);
-    std::vector<Device*> members;
-    for (cl_device_id id : ids) {
-      Device* device = lookup<Device>(id).get();
-      if (device->backend().available()) members.push_back(device);
-    }
-    check(!members.empty(), CL_DEVICE_NOT_AVAILABLE);
-    return publish<cl_context>(create_context(std::move(members), properties, pfn_notify, user_data));
+    return publish<cl_context>(create_context_from_type(properties, device_type, pfn_notify, user_data));
   });
 }
 
@@ -62,9 +40,5 @@ CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_
 CL_API_ENTRY cl_int CL_API_CALL clSetContextDestructorCallback(cl_context context,
                                                                void(CL_CALLBACK* pfn_notify)(cl_context, void*),
                                                                void* user_data) {
-  return guard([&] {
-    auto cucl_context = lookup<Context>(context);
-    check(pfn_notify != nullptr, CL_INVALID_VALUE);
-    cucl_context->add_destructor_callback(pfn_notify, user_data);
-  });
+  return guard([&] { lookup<Context>(context)->add_destructor_callback(pfn_notify, user_data); });
 }

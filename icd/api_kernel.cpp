@@ -1,10 +1,8 @@
 // Kernels: creation, arguments, queries, and their launch (clEnqueueNDRangeKernel, clEnqueueTask).
-#include <vector>
-
 #include "icd/entry.h"
 #include "platform/enqueue.h"
 #include "platform/info.h"
-#include "platform/kernel.h"
+#include "platform/kernel_rules.h"
 #include "platform/ndrange.h"
 #include "platform/queue.h"
 
@@ -13,27 +11,13 @@ using cucl::icd::guard;
 using cucl::icd::guard_create;
 
 CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char* kernel_name, cl_int* errcode_ret) {
-  return guard_create(errcode_ret, [&] {
-    auto owner = lookup<Program>(program);
-    check(kernel_name != nullptr, CL_INVALID_VALUE);
-    return publish<cl_kernel>(make<Kernel>(owner, std::string(kernel_name)));
-  });
+  return guard_create(errcode_ret,
+                      [&] { return publish<cl_kernel>(create_kernel(lookup<Program>(program), kernel_name)); });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kernel* kernels,
                                                          cl_uint* num_kernels_ret) {
-  return guard([&] {
-    auto owner = lookup<Program>(program);
-    auto metadata = owner->executable_metadata();
-    const auto count = static_cast<cl_uint>(metadata->kernels.size());
-    check(kernels == nullptr || num_kernels >= count, CL_INVALID_VALUE);
-    if (kernels) {
-      std::vector<Ref<Kernel>> made;
-      for (const auto& kernel : metadata->kernels) made.push_back(make<Kernel>(owner, kernel.name));
-      for (cl_uint i = 0; i < count; ++i) kernels[i] = publish<cl_kernel>(made[i]);
-    }
-    if (num_kernels_ret) *num_kernels_ret = count;
-  });
+  return guard([&] { create_kernels_in_program(lookup<Program>(program), num_kernels, kernels, num_kernels_ret); });
 }
 
 CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int* errcode_ret) {
@@ -51,17 +35,9 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
   return guard([&] { lookup<Kernel>(kernel)->set_arg(arg_index, arg_size, arg_value); });
 }
 
-// SVM pointers and fine-grain system SVM need SVM, which no cucl device has yet.
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
-                                                    size_t /*param_value_size*/, const void* /*param_value*/) {
-  return guard([&] {
-    lookup<Kernel>(kernel);
-    check(param_name == CL_KERNEL_EXEC_INFO_SVM_PTRS || param_name == CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
-          CL_INVALID_VALUE);
-    // Both parameters need SVM, which comes before any check of the value (the CTS's
-    // consistency_svm passes a NULL value and expects this).
-    fail(CL_INVALID_OPERATION);
-  });
+                                                    size_t param_value_size, const void* param_value) {
+  return guard([&] { set_kernel_exec_info(*lookup<Kernel>(kernel), param_name, param_value_size, param_value); });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param_value_size,
@@ -84,20 +60,21 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
                                                          void* param_value, size_t* param_value_size_ret) {
   return guard([&] {
     auto target = lookup<Kernel>(kernel);
-    Ref<Device> member = device ? lookup<Device>(device) : Ref<Device>();
+    auto member = lookup_optional<Device>(device);
     InfoWriter out(param_value_size, param_value, param_value_size_ret);
     kernel_work_group_info(*target, member.get(), param_name, out);
   });
 }
 
-// No cucl device has sub-groups (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0).
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
-                                                        cl_kernel_sub_group_info, size_t, const void*, size_t, void*,
-                                                        size_t*) {
+                                                        cl_kernel_sub_group_info param_name, size_t input_value_size,
+                                                        const void* input_value, size_t param_value_size,
+                                                        void* param_value, size_t* param_value_size_ret) {
   return guard([&] {
     auto target = lookup<Kernel>(kernel);
-    if (device) check(target->program().has_device(lookup<Device>(device).get()), CL_INVALID_DEVICE);
-    fail(CL_INVALID_OPERATION);
+    auto member = lookup_optional<Device>(device);
+    InfoWriter out(param_value_size, param_value, param_value_size_ret);
+    kernel_sub_group_info(*target, member.get(), param_name, input_value_size, input_value, out);
   });
 }
 
@@ -120,9 +97,6 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl
   return guard([&] {
     auto queue = lookup<Queue>(command_queue);
     auto target = lookup<Kernel>(kernel);
-    const size_t one = 1;
-    auto spec = ndrange_kernel(*queue, *target, 1, nullptr, &one, &one);
-    spec.type = CL_COMMAND_TASK;
-    submit(*queue, std::move(spec), num_events_in_wait_list, event_wait_list, event);
+    submit(*queue, task_kernel(*queue, *target), num_events_in_wait_list, event_wait_list, event);
   });
 }

@@ -49,11 +49,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info pa
 CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem memobj,
                                                                  void(CL_CALLBACK* pfn_notify)(cl_mem, void*),
                                                                  void* user_data) {
-  return guard([&] {
-    auto memory = lookup<MemObject>(memobj);
-    check(pfn_notify != nullptr, CL_INVALID_VALUE);
-    memory->add_destructor_callback(pfn_notify, user_data);
-  });
+  return guard([&] { lookup<MemObject>(memobj)->add_destructor_callback(pfn_notify, user_data); });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer,

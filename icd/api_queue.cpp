@@ -47,11 +47,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_q
 CL_API_ENTRY cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue command_queue,
                                                           cl_command_queue_properties properties, cl_bool enable,
                                                           cl_command_queue_properties* old_properties) {
-  // Deprecated since OpenCL 1.1; queue properties are fixed at creation in cucl.
-  return guard([&] {
-    lookup<Queue>(command_queue);
-    fail(CL_INVALID_OPERATION);
-  });
+  return guard([&] { set_queue_property(*lookup<Queue>(command_queue), properties, enable, old_properties); });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clFlush(cl_command_queue command_queue) {
@@ -60,4 +56,13 @@ CL_API_ENTRY cl_int CL_API_CALL clFlush(cl_command_queue command_queue) {
 
 CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue command_queue) {
   return guard([&] { lookup<Queue>(command_queue)->finish(); });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
+                                                               cl_command_queue command_queue) {
+  return guard([&] {
+    auto owner = lookup<Context>(context);
+    auto member = lookup<Device>(device);
+    set_default_device_command_queue(*owner, *member, command_queue);
+  });
 }

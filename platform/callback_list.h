@@ -7,6 +7,8 @@
 #include <mutex>
 #include <vector>
 
+#include "base/error.h"
+
 namespace cucl {
 
 template <class Handle>
@@ -14,7 +16,9 @@ class DestructorCallbacks {
  public:
   using Function = void(CL_CALLBACK*)(Handle, void*);
 
+  // clSet*DestructorCallback: a null function is CL_INVALID_VALUE.
   void add(Function function, void* user_data) {
+    check(function != nullptr, CL_INVALID_VALUE);
     std::lock_guard lock(mutex_);
     callbacks_.push_back({function, user_data});
   }

@@ -4,9 +4,22 @@
 
 #include "platform/device.h"
 #include "base/error.h"
+#include "platform/lookup.h"
 #include "platform/platform.h"
 
 namespace cucl {
+namespace {
+
+// Validates the notify pair and builds the context.
+Ref<Context> checked_context(std::vector<Device*> devices, const cl_context_properties* properties,
+                             ContextNotify notify, void* user_data) {
+  auto validated = context_properties(properties);
+  check(notify || !user_data, CL_INVALID_VALUE);
+  for (const Device* device : devices) check(device->available(), CL_DEVICE_NOT_AVAILABLE);
+  return make<Context>(std::move(devices), std::move(validated), notify, user_data);
+}
+
+}  // namespace
 
 std::vector<cl_context_properties> context_properties(const cl_context_properties* properties) {
   std::vector<cl_context_properties> result;
@@ -32,12 +45,28 @@ std::vector<cl_context_properties> context_properties(const cl_context_propertie
   return result;
 }
 
-Ref<Context> create_context(std::vector<Device*> devices, const cl_context_properties* properties,
+Ref<Context> create_context(const cl_context_properties* properties, cl_uint num_devices, const cl_device_id* devices,
                             ContextNotify notify, void* user_data) {
-  auto validated = context_properties(properties);
-  check(notify || !user_data, CL_INVALID_VALUE);
-  for (const Device* device : devices) check(device->backend().available(), CL_DEVICE_NOT_AVAILABLE);
-  return make<Context>(std::move(devices), std::move(validated), notify, user_data);
+  check(devices && num_devices, CL_INVALID_VALUE);
+  std::vector<Device*> members;
+  for (cl_uint i = 0; i < num_devices; ++i) {
+    auto device = lookup<Device>(devices[i]);
+    if (std::find(members.begin(), members.end(), device.get()) == members.end()) members.push_back(device.get());
+  }
+  return checked_context(std::move(members), properties, notify, user_data);
+}
+
+Ref<Context> create_context_from_type(const cl_context_properties* properties, cl_device_type type,
+                                      ContextNotify notify, void* user_data) {
+  context_properties(properties);  // property errors come before device-type errors
+  std::vector<Device*> found = Platform::instance().devices_of_type(type);
+  check(!found.empty(), CL_DEVICE_NOT_FOUND);
+  std::vector<Device*> members;
+  for (Device* device : found) {
+    if (device->available()) members.push_back(device);
+  }
+  check(!members.empty(), CL_DEVICE_NOT_AVAILABLE);
+  return checked_context(std::move(members), properties, notify, user_data);
 }
 
 }  // namespace cucl

@@ -20,6 +20,10 @@ class Device final : public Object {
   backend::Device& backend() const { return *backend_; }
   const backend::DeviceDescription& description() const { return backend_->description(); }
   cl_device_type type() const { return description().type; }
+  // CL_DEVICE_AVAILABLE: whether the device can still run work.
+  bool available() const { return backend_->available(); }
+  // The device's clock in ns (clGetDeviceAndHostTimer's device timestamp).
+  uint64_t timer_ns() const { return backend_->device_timer_ns(); }
   cl_device_id id() { return reinterpret_cast<cl_device_id>(handle()); }
 
  private:

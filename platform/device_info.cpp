@@ -34,7 +34,7 @@ void device_info(Device& device, cl_device_info param, InfoWriter& out) {
     case CL_DEVICE_TYPE: return out.scalar(d.type);
     case CL_DEVICE_VENDOR_ID: return out.scalar(d.vendor_id);
     case CL_DEVICE_PLATFORM: return out.scalar(Platform::instance().id());
-    case CL_DEVICE_AVAILABLE: return out.scalar(static_cast<cl_bool>(device.backend().available()));
+    case CL_DEVICE_AVAILABLE: return out.scalar(static_cast<cl_bool>(device.available()));
     case CL_DEVICE_COMPILER_AVAILABLE: return out.scalar(d.compiler_available);
     case CL_DEVICE_LINKER_AVAILABLE: return out.scalar(d.linker_available);
     case CL_DEVICE_ENDIAN_LITTLE: return out.scalar(d.endian_little);

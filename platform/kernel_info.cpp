@@ -62,4 +62,10 @@ void kernel_work_group_info(Kernel& kernel, Device* device, cl_kernel_work_group
   }
 }
 
+void kernel_sub_group_info(Kernel& kernel, Device* device, cl_kernel_sub_group_info, size_t, const void*,
+                           InfoWriter&) {
+  if (device) check(kernel.program().has_device(device), CL_INVALID_DEVICE);
+  fail(CL_INVALID_OPERATION);
+}
+
 }  // namespace cucl

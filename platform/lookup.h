@@ -22,6 +22,13 @@ Ref<T> lookup(const void* handle) {
   return object;
 }
 
+// An optional handle: null stays null, anything else must be live (queries whose device
+// may be left out).
+template <class T>
+Ref<T> lookup_optional(const void* handle) {
+  return handle ? lookup<T>(handle) : Ref<T>();
+}
+
 // A list of handles (wait lists, device lists); `count` and `list` must agree.
 template <class T, class Handle>
 std::vector<Ref<T>> lookup_list(cl_uint count, const Handle* list, cl_int list_error) {

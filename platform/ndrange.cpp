@@ -154,4 +154,11 @@ CommandSpec ndrange_kernel(Queue& queue, Kernel& kernel, cl_uint work_dim, const
   return spec;
 }
 
+CommandSpec task_kernel(Queue& queue, Kernel& kernel) {
+  const size_t one = 1;
+  CommandSpec spec = ndrange_kernel(queue, kernel, 1, nullptr, &one, &one);
+  spec.type = CL_COMMAND_TASK;
+  return spec;
+}
+
 }  // namespace cucl

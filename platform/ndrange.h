@@ -11,6 +11,8 @@ namespace cucl {
 
 CommandSpec ndrange_kernel(Queue& queue, Kernel& kernel, cl_uint work_dim, const size_t* global_work_offset,
                            const size_t* global_work_size, const size_t* local_work_size);
+// clEnqueueTask: one work-item in one work-group, as a CL_COMMAND_TASK.
+CommandSpec task_kernel(Queue& queue, Kernel& kernel);
 
 // The work-group size cucl picks for a NULL local_work_size: uniform groups that divide
 // the range, as large as the kernel allows, leaving enough groups for every compute unit.

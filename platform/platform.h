@@ -25,6 +25,11 @@ class Platform final : public Object {
 
   Registry& registry() { return registry_; }
   const std::vector<Device*>& devices() const { return devices_; }
+  // The devices clGetDeviceIDs and clCreateContextFromType find for `type`: those of a type
+  // it names, and the default device (the first, the host device) for
+  // CL_DEVICE_TYPE_DEFAULT. CL_INVALID_DEVICE_TYPE unless `type` is CL_DEVICE_TYPE_ALL or
+  // names known types only; the list may be empty.
+  std::vector<Device*> devices_of_type(cl_device_type type) const;
   const compiler::CompileCache& compile_cache() const { return compile_cache_; }
   cl_platform_id id() { return reinterpret_cast<cl_platform_id>(handle()); }
 

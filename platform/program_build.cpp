@@ -158,19 +158,24 @@ BuildOptions options_for_build(const Program& program, const std::vector<Device*
 
 }  // namespace
 
-std::vector<Device*> build_devices(const Program& program, cl_uint num_devices, const cl_device_id* device_list) {
-  check((num_devices == 0) == (device_list == nullptr), CL_INVALID_VALUE);
-  if (!device_list) return program.devices();
+std::vector<Device*> listed_devices(const std::vector<Device*>& members, cl_uint num_devices,
+                                    const cl_device_id* device_list) {
+  if (!device_list) return members;
   std::vector<Device*> devices;
   for (cl_uint i = 0; i < num_devices; ++i) {
     Device* device = lookup<Device>(device_list[i]).get();
-    check(program.has_device(device), CL_INVALID_DEVICE);
+    check(std::find(members.begin(), members.end(), device) != members.end(), CL_INVALID_DEVICE);
     devices.push_back(device);
   }
   return devices;
 }
 
-void build_program(Program& program, const std::vector<Device*>& devices, const char* options_text) {
+std::vector<Device*> build_devices(const Program& program, cl_uint num_devices, const cl_device_id* device_list) {
+  check((num_devices == 0) == (device_list == nullptr), CL_INVALID_VALUE);
+  return listed_devices(program.devices(), num_devices, device_list);
+}
+
+void build_on_devices(Program& program, const std::vector<Device*>& devices, const char* options_text) {
   // Linked programs are executables or libraries already; only these three origins build.
   check(program.origin() != Program::Origin::Linked, CL_INVALID_OPERATION);
   const BuildOptions options = options_for_build(program, devices, options_text);
@@ -210,8 +215,8 @@ void build_program(Program& program, const std::vector<Device*>& devices, const 
   check(all_built, CL_BUILD_PROGRAM_FAILURE);
 }
 
-void compile_program(Program& program, const std::vector<Device*>& devices, const char* options_text,
-                     const std::vector<std::pair<std::string, Ref<Program>>>& headers) {
+void compile_on_devices(Program& program, const std::vector<Device*>& devices, const char* options_text,
+                        const std::vector<std::pair<std::string, Ref<Program>>>& headers) {
   const BuildOptions options = compiler::parse_build_options(options_text ? options_text : "", OptionsUse::Compile);
   const bool from_il = program.origin() == Program::Origin::IL;  // headers are ignored for IL
   check(program.origin() == Program::Origin::Source || from_il, CL_INVALID_OPERATION);
@@ -260,8 +265,8 @@ BuildOptions options_of(const ProgramBuild& input) {
 
 }  // namespace
 
-Ref<Program> link_programs(Ref<Context> context, const std::vector<Device*>& devices, const char* options_text,
-                           const std::vector<Ref<Program>>& inputs, cl_int& link_error) {
+Ref<Program> link_on_devices(Ref<Context> context, const std::vector<Device*>& devices,
+                             const char* options_text, const std::vector<Ref<Program>>& inputs, cl_int& link_error) {
   const BuildOptions options = compiler::parse_build_options(options_text ? options_text : "", OptionsUse::Link);
   // A device links when every input has a compiled object or library for it, and is left
   // without an executable when none has; anything in between is CL_INVALID_OPERATION.

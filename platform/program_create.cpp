@@ -78,4 +78,14 @@ Ref<Program> create_program_with_binary(Ref<Context> context, cl_uint num_device
   return program;
 }
 
+void create_program_with_built_in_kernels(const Context& context, cl_uint num_devices, const cl_device_id* device_list,
+                                          const char* kernel_names) {
+  check(num_devices != 0 && device_list != nullptr, CL_INVALID_VALUE);
+  check(kernel_names != nullptr, CL_INVALID_VALUE);
+  for (cl_uint i = 0; i < num_devices; ++i) {
+    check(context.has_device(lookup<Device>(device_list[i]).get()), CL_INVALID_DEVICE);
+  }
+  fail(CL_INVALID_VALUE);
+}
+
 }  // namespace cucl

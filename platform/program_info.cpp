@@ -19,9 +19,27 @@ std::vector<unsigned char> binary_of(const Program& program, const Device& devic
   return compiler::serialize(program_binary(device, build));
 }
 
+void program_binaries(Program& program, size_t size, void* value, size_t* size_ret) {
+  // An array of pointers the application allocated, one per device; a null entry skips
+  // that device.
+  const size_t count = program.devices().size();
+  if (value) {
+    check(size >= count * sizeof(unsigned char*), CL_INVALID_VALUE);
+    auto** destinations = static_cast<unsigned char**>(value);
+    for (size_t i = 0; i < count; ++i) {
+      if (!destinations[i]) continue;
+      const std::vector<unsigned char> binary = binary_of(program, *program.devices()[i]);
+      if (!binary.empty()) std::memcpy(destinations[i], binary.data(), binary.size());
+    }
+  }
+  if (size_ret) *size_ret = count * sizeof(unsigned char*);
+}
+
 }  // namespace
 
-void program_info(Program& program, cl_program_info param, InfoWriter& out) {
+void program_info(Program& program, cl_program_info param, size_t size, void* value, size_t* size_ret) {
+  if (param == CL_PROGRAM_BINARIES) return program_binaries(program, size, value, size_ret);
+  InfoWriter out(size, value, size_ret);
   switch (param) {
     case CL_PROGRAM_REFERENCE_COUNT: return out.scalar(program.api_ref_count());
     case CL_PROGRAM_CONTEXT: return out.scalar(program.context().id());
@@ -52,24 +70,9 @@ void program_info(Program& program, cl_program_info param, InfoWriter& out) {
   }
 }
 
-void program_binaries(Program& program, size_t size, void* value, size_t* size_ret) {
-  // An array of pointers the application allocated, one per device; a null entry skips
-  // that device.
-  const size_t count = program.devices().size();
-  if (value) {
-    check(size >= count * sizeof(unsigned char*), CL_INVALID_VALUE);
-    auto** destinations = static_cast<unsigned char**>(value);
-    for (size_t i = 0; i < count; ++i) {
-      if (!destinations[i]) continue;
-      const std::vector<unsigned char> binary = binary_of(program, *program.devices()[i]);
-      if (!binary.empty()) std::memcpy(destinations[i], binary.data(), binary.size());
-    }
-  }
-  if (size_ret) *size_ret = count * sizeof(unsigned char*);
-}
-
 void program_build_info(Program& program, Device& device, cl_program_build_info param, InfoWriter& out) {
-  const ProgramBuild build = program.build_of(device);  // CL_INVALID_DEVICE if not the program's
+  check(program.has_device(&device), CL_INVALID_DEVICE);
+  const ProgramBuild build = program.build_of(device);
   switch (param) {
     case CL_PROGRAM_BUILD_STATUS: return out.scalar(build.status);
     case CL_PROGRAM_BUILD_OPTIONS: return out.string(build.options);

@@ -58,4 +58,13 @@ Ref<Queue> create_legacy_queue(Context& context, Device& device, cl_command_queu
   return checked_queue(context, device, properties, false, {});
 }
 
+void set_queue_property(Queue&, cl_command_queue_properties, cl_bool, cl_command_queue_properties*) {
+  fail(CL_INVALID_OPERATION);
+}
+
+void set_default_device_command_queue(Context& context, Device& device, cl_command_queue) {
+  check(context.has_device(&device), CL_INVALID_DEVICE);
+  fail(CL_INVALID_OPERATION);
+}
+
 }  // namespace cucl
