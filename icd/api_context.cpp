@@ -1,7 +1,7 @@
 // Contexts.
 #include "icd/entry.h"
-#include "platform/context_rules.h"
-#include "platform/info.h"
+#include "platform/objects/context_rules.h"
+#include "platform/info/info.h"
 
 using namespace cucl;
 using cucl::icd::guard;

@@ -1,7 +1,7 @@
 // Events, user events, markers and barriers.
 #include "icd/entry.h"
-#include "platform/event_rules.h"
-#include "platform/info.h"
+#include "platform/queue/event_rules.h"
+#include "platform/info/info.h"
 
 using namespace cucl;
 using cucl::icd::guard;

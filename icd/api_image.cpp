@@ -4,9 +4,9 @@
 // success, except clGetSupportedImageFormats, whose true answer is "no formats"; the calls
 // on an image, sampler or pipe handle answer that no such object exists.
 #include "icd/entry.h"
-#include "platform/context.h"
-#include "platform/image_rules.h"
-#include "platform/queue.h"
+#include "platform/objects/context.h"
+#include "platform/memory/image_rules.h"
+#include "platform/queue/queue.h"
 
 using namespace cucl;
 using cucl::icd::guard;

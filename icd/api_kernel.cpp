@@ -1,10 +1,10 @@
 // Kernels: creation, arguments, queries, and their launch (clEnqueueNDRangeKernel, clEnqueueTask).
 #include "icd/entry.h"
-#include "platform/enqueue.h"
-#include "platform/info.h"
-#include "platform/kernel_rules.h"
-#include "platform/ndrange.h"
-#include "platform/queue.h"
+#include "platform/queue/enqueue.h"
+#include "platform/info/info.h"
+#include "platform/program/kernel_rules.h"
+#include "platform/program/ndrange.h"
+#include "platform/queue/queue.h"
 
 using namespace cucl;
 using cucl::icd::guard;

@@ -1,9 +1,9 @@
 // Buffers, sub-buffers and the buffer commands.
 #include "icd/entry.h"
-#include "platform/buffer_commands.h"
-#include "platform/enqueue.h"
-#include "platform/info.h"
-#include "platform/memory_rules.h"
+#include "platform/memory/buffer_commands.h"
+#include "platform/queue/enqueue.h"
+#include "platform/info/info.h"
+#include "platform/memory/memory_rules.h"
 
 using namespace cucl;
 using cucl::icd::guard;

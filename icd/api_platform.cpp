@@ -4,8 +4,8 @@
 #include <cstring>
 
 #include "icd/entry.h"
-#include "platform/device_rules.h"
-#include "platform/info.h"
+#include "platform/objects/device_rules.h"
+#include "platform/info/info.h"
 
 using namespace cucl;
 using cucl::icd::guard;

@@ -1,12 +1,12 @@
 // Programs: creation from source, IL and binaries, build, compile, link and their
 // queries. Kernels and their launch are in api_kernel.cpp.
 #include "icd/entry.h"
-#include "platform/enqueue.h"
-#include "platform/info.h"
-#include "platform/native_kernel.h"
-#include "platform/program_create.h"
-#include "platform/program_rules.h"
-#include "platform/queue.h"
+#include "platform/queue/enqueue.h"
+#include "platform/info/info.h"
+#include "platform/queue/native_kernel.h"
+#include "platform/program/program_create.h"
+#include "platform/program/program_rules.h"
+#include "platform/queue/queue.h"
 
 using namespace cucl;
 using cucl::icd::guard;

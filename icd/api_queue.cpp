@@ -1,7 +1,7 @@
 // Command queues.
 #include "icd/entry.h"
-#include "platform/info.h"
-#include "platform/queue_rules.h"
+#include "platform/info/info.h"
+#include "platform/queue/queue_rules.h"
 
 using namespace cucl;
 using cucl::icd::guard;

@@ -1,9 +1,9 @@
 // Shared virtual memory. No device supports it yet (platform/svm_rules.h), so no SVM
 // allocation can exist.
 #include "icd/entry.h"
-#include "platform/kernel.h"
-#include "platform/queue.h"
-#include "platform/svm_rules.h"
+#include "platform/program/kernel.h"
+#include "platform/queue/queue.h"
+#include "platform/memory/svm_rules.h"
 
 using namespace cucl;
 using cucl::icd::guard;

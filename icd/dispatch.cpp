@@ -2,7 +2,7 @@
 // Window-system sharing extensions are not supported and stay null.
 #include <CL/cl_icd.h>
 
-#include "platform/handle.h"
+#include "platform/objects/handle.h"
 
 namespace cucl {
 

@@ -7,9 +7,9 @@
 #include <new>
 
 #include "base/error.h"
-#include "platform/handle.h"
-#include "platform/info_writer.h"
-#include "platform/lookup.h"
+#include "platform/objects/handle.h"
+#include "platform/info/info_writer.h"
+#include "platform/objects/lookup.h"
 
 namespace cucl::icd {
 

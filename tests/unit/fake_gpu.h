@@ -18,12 +18,12 @@
 #include <utility>
 #include <vector>
 
-#include "platform/context.h"
-#include "platform/device.h"
-#include "platform/event.h"
-#include "platform/handle.h"
-#include "platform/queue.h"
-#include "platform/registry.h"
+#include "platform/objects/context.h"
+#include "platform/objects/device.h"
+#include "platform/queue/event.h"
+#include "platform/objects/handle.h"
+#include "platform/queue/queue.h"
+#include "platform/objects/registry.h"
 
 namespace fake_gpu {
 

@@ -13,9 +13,9 @@
 #include <thread>
 #include <vector>
 
-#include "platform/device_transfer.h"
-#include "platform/memory_coherence.h"
-#include "platform/validity_map.h"
+#include "platform/memory/device_transfer.h"
+#include "platform/memory/memory_coherence.h"
+#include "platform/memory/validity_map.h"
 
 using namespace cucl;
 

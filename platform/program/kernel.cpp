@@ -1,0 +1,115 @@
+#include "platform/program/kernel.h"
+
+#include <cstring>
+
+#include "base/error.h"
+#include "platform/objects/lookup.h"
+
+namespace cucl {
+
+Kernel::Kernel(Ref<Program> program, const std::string& name)
+    : Object(ObjectKind::Kernel), program_(program), program_pin_(program),
+      program_metadata_(program->executable_metadata()) {
+  for (const compiler::KernelMetadata& kernel : program_metadata_->kernels) {
+    if (kernel.name == name) metadata_ = &kernel;
+  }
+  check(metadata_ != nullptr, CL_INVALID_KERNEL_NAME);
+  for (Device* device : program->devices()) {
+    ProgramBuild build = program->build_of(*device);
+    if (build.binary_type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE || !build.loaded) continue;
+    const backend::KernelCode* code = build.loaded->kernel(name);
+    check(code != nullptr, CL_INVALID_KERNEL_DEFINITION);
+    devices_.push_back({device, build.loaded, code, build.uniform_work_groups, build.kernel_arg_info});
+  }
+  args_.resize(metadata_->args.size());
+  program_->kernel_created();
+}
+
+Kernel::Kernel(const Kernel& other, std::nullptr_t)
+    : Object(ObjectKind::Kernel), program_(other.program_), program_pin_(other.program_),
+      program_metadata_(other.program_metadata_), metadata_(other.metadata_), devices_(other.devices_),
+      args_(other.arguments()) {
+  program_->kernel_created();
+}
+
+Kernel::~Kernel() { program_->kernel_released(); }
+
+void Kernel::set_arg(cl_uint index, size_t size, const void* value) {
+  check(index < metadata_->args.size(), CL_INVALID_ARG_INDEX);
+  const compiler::KernelArgMetadata& arg = metadata_->args[index];
+  using Kind = compiler::KernelArgMetadata::Kind;
+  KernelArgValue result;
+  result.set = true;
+  switch (arg.kind) {
+    case Kind::LocalPointer:
+      check(value == nullptr, CL_INVALID_ARG_VALUE);
+      check(size != 0, CL_INVALID_ARG_SIZE);
+      result.local_size = size;
+      break;
+    case Kind::GlobalPointer:
+    case Kind::ConstantPointer: {
+      check(size == sizeof(cl_mem), CL_INVALID_ARG_SIZE);
+      cl_mem memory = nullptr;
+      if (value) std::memcpy(&memory, value, sizeof memory);
+      if (memory) {
+        Ref<MemObject> object = lookup<MemObject>(memory);
+        check(&object->context() == &context(), CL_INVALID_CONTEXT);
+        check(object->type() == CL_MEM_OBJECT_BUFFER, CL_INVALID_MEM_OBJECT);
+        result.memory = memory;
+      }
+      break;
+    }
+    case Kind::Value:
+      check(value != nullptr, CL_INVALID_ARG_VALUE);
+      check(size == arg.size, CL_INVALID_ARG_SIZE);
+      result.bytes.resize(size);
+      std::memcpy(result.bytes.data(), value, size);
+      break;
+    case Kind::Sampler: fail(CL_INVALID_SAMPLER);
+    case Kind::Image:
+    case Kind::Pipe: fail(CL_INVALID_MEM_OBJECT);
+    case Kind::Queue: fail(CL_INVALID_DEVICE_QUEUE);
+  }
+  std::lock_guard lock(mutex_);
+  args_[index] = std::move(result);
+}
+
+std::vector<KernelArgValue> Kernel::arguments() const {
+  std::lock_guard lock(mutex_);
+  return args_;
+}
+
+const backend::KernelCode& Kernel::code(const Device& device) const {
+  for (const DeviceCode& entry : devices_) {
+    if (entry.device == &device) return *entry.code;
+  }
+  fail(CL_INVALID_PROGRAM_EXECUTABLE);
+}
+
+bool Kernel::uniform_work_groups(const Device& device) const {
+  for (const DeviceCode& entry : devices_) {
+    if (entry.device == &device) return entry.uniform_work_groups;
+  }
+  return true;
+}
+
+bool Kernel::has_arg_info() const {
+  if (program_->origin() != Program::Origin::Source && program_->origin() != Program::Origin::Linked) return false;
+  for (const DeviceCode& entry : devices_) {
+    if (entry.arg_info) return true;
+  }
+  return false;
+}
+
+size_t Kernel::max_work_group_size(const Device& device) const {
+  return std::min(code(device).max_work_group_size(), device.description().max_work_group_size);
+}
+
+uint64_t Kernel::local_memory_size(const Device& device) const {
+  uint64_t total = code(device).static_local_memory();
+  std::lock_guard lock(mutex_);
+  for (const KernelArgValue& arg : args_) total += arg.local_size;
+  return total;
+}
+
+}  // namespace cucl

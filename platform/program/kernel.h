@@ -1,0 +1,78 @@
+// A cl_kernel: one kernel of a built program, the argument values set so far, and each
+// device's code for it.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "backends/kernel_code.h"
+#include "platform/objects/api_ref.h"
+#include "platform/memory/memory.h"
+#include "platform/program/program.h"
+
+namespace cucl {
+
+struct KernelArgValue {
+  bool set = false;
+  std::vector<std::byte> bytes;  // by-value arguments
+  // Buffer arguments (null: a NULL buffer). Only the handle: setting an argument does not
+  // keep the object alive (the application may release it; the CTS checks that its
+  // destructor callback then runs). The launch looks it up again.
+  cl_mem memory = nullptr;
+  size_t local_size = 0;         // __local arguments
+};
+
+class Kernel final : public Object {
+ public:
+  static constexpr ObjectKind kKind = ObjectKind::Kernel;
+  static constexpr cl_int kInvalidHandle = CL_INVALID_KERNEL;
+
+  // CL_INVALID_KERNEL_NAME when the program's executable has no kernel `name`;
+  // CL_INVALID_PROGRAM_EXECUTABLE when no device has an executable.
+  Kernel(Ref<Program> program, const std::string& name);
+  // clCloneKernel: the same kernel with a copy of `other`'s argument values.
+  Kernel(const Kernel& other, std::nullptr_t clone_tag);
+  ~Kernel() override;
+
+  Program& program() const { return *program_; }
+  Context& context() const { return program_->context(); }
+  const compiler::KernelMetadata& metadata() const { return *metadata_; }
+  cl_kernel id() { return reinterpret_cast<cl_kernel>(handle()); }
+
+  void set_arg(cl_uint index, size_t size, const void* value);
+  std::vector<KernelArgValue> arguments() const;
+
+  // The device's code for this kernel; CL_INVALID_PROGRAM_EXECUTABLE where the program
+  // was not built for `device`.
+  const backend::KernelCode& code(const Device& device) const;
+  // Whether the device's build needs uniform work-groups (OpenCL C 1.x or the option).
+  bool uniform_work_groups(const Device& device) const;
+  bool has_arg_info() const;
+  // CL_KERNEL_WORK_GROUP_SIZE on `device`.
+  size_t max_work_group_size(const Device& device) const;
+  // Bytes of __local memory a launch needs: kernel-scope variables plus the arguments.
+  uint64_t local_memory_size(const Device& device) const;
+
+ protected:
+  void on_api_released() override { program_pin_.reset(); }
+
+ private:
+  struct DeviceCode {
+    const Device* device;
+    std::shared_ptr<backend::LoadedProgram> loaded;  // keeps `code` alive
+    const backend::KernelCode* code;
+    bool uniform_work_groups;
+    bool arg_info;
+  };
+
+  Ref<Program> program_;
+  ApiRef<Program> program_pin_;
+  std::shared_ptr<const compiler::ProgramMetadata> program_metadata_;
+  const compiler::KernelMetadata* metadata_ = nullptr;
+  std::vector<DeviceCode> devices_;
+  mutable std::mutex mutex_;
+  std::vector<KernelArgValue> args_;
+};
+
+}  // namespace cucl

@@ -1,0 +1,155 @@
+// One enqueued command on its way through the backend: it waits for its dependencies,
+// is submitted to the queue's stream, and completes its event. It deletes itself when done.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "backends/backend.h"
+#include "platform/queue/event.h"
+#include "platform/memory/memory_access.h"
+#include "platform/memory/memory_coherence.h"
+
+namespace cucl {
+
+class Queue;
+
+// What an enqueue asks for, before ordering is decided.
+struct CommandSpec {
+  cl_command_type type = 0;
+  backend::Operation operation;
+  std::vector<Ref<Object>> keep_alive;  // objects the work touches (memory objects)
+  // Runs after the work (or instead of it, when a dependency failed) with the final status.
+  std::function<void(cl_int)> on_finish;
+  // What the work does to memory, in a context with several devices (see note_access):
+  // before it runs, its device's copies of those bytes are made current.
+  std::vector<MemoryAccess> accesses;
+};
+
+class Command final : public backend::Work, public SubmissionListener {
+ public:
+  Command(Ref<Queue> queue, Ref<Event> event, CommandSpec spec);
+
+  // Before arm(): one more event to wait for. A wait-list event that fails makes this
+  // command fail with CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. Where the device can
+  // order this command after the event's (another stream of the same device, see
+  // backend::Stream::can_follow_on_device), it waits only until that one is submitted.
+  void depend_on(Event& event);
+  // Before arm(): an event this command must merely come after (the queue's own ordering:
+  // the previous command of an in-order queue, a barrier, "every earlier command" of a
+  // marker). Its failure does not fail this command, so whether a command fails never
+  // depends on how far earlier commands had got when it was enqueued.
+  void follow(Event& event);
+  // Before arm(), under the queue's lock (pipelined queues): this command goes to the stream
+  // only after `predecessor` has been submitted to it; the stream keeps them in order.
+  void follow_submission(Command& predecessor);
+  // Under the queue's lock: the command waiting for this one's submission, once.
+  Command* take_successor() { return std::exchange(successor_, nullptr); }
+  // After every dependency is registered: submits the command once they are all done.
+  void arm();
+
+  const backend::Operation& operation() const override { return spec_.operation; }
+  void started() override;
+  void finished(cl_int status) override;
+  void report_error(std::string_view message) override;
+  bool awaited() const override { return event_->observed(); }
+  std::span<const std::shared_ptr<backend::StreamPoint>> device_waits() const override { return points_; }
+  bool wants_times() const override { return event_->profiled(); }
+  void timed(uint64_t start_ns, uint64_t end_ns) override { event_->set_device_times(start_ns, end_ns); }
+  void event_done(cl_int status) override;
+  void event_handed_over(Event& event) override { ordered_on_device(event, true); }
+
+ private:
+  void dependency_resolved();
+  // Registers a dependency heard through `listener` (this for the wait list, which carries
+  // failures; order_listener_ for the queue's own ordering).
+  void add_dependency(Event& event, SubmissionListener& listener);
+  bool can_follow_on_device(const Event& event) const;
+  // `event`'s command is on its stream: this one may follow it there (or, where the stream
+  // cannot mark that point now, waits for its end after all).
+  void ordered_on_device(Event& event, bool carries_failure);
+  // Commands ordered on the device may not have been seen to end yet when this one has:
+  // its event becomes final after theirs (and fails if one of its wait list failed). True
+  // when that defers the end; ordered_done() brings it.
+  bool wait_for_ordered(cl_int status);
+  void ordered_done(cl_int status, bool carries_failure);
+  // Puts the command on this thread's list of ready commands (or starts that list).
+  void schedule();
+  // The end of the command: its status is final and its successors may go.
+  void complete(cl_int status);
+  // Counts one dependency down; true when it was the last.
+  bool resolve_one() { return unresolved_.fetch_sub(1, std::memory_order_acq_rel) == 1; }
+  // Every dependency is done: submits the work (or fails the command).
+  void start();
+  void submit_to_stream();
+  // Pipelined queues: lets the successor go once this command is submitted or finished.
+  void submission_done(Queue& queue);
+  // Starts `first`, then every command that becomes ready on this thread meanwhile.
+  static void start_ready(Command* first);
+  void release_lifetime() {
+    if (lifetime_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+  }
+  // Makes the memory the command uses current on its device (from accesses[next_access_]
+  // on), then submits the work. Returns early while a transfer runs; memory_ready resumes.
+  void prepare_memory();
+  void memory_ready(cl_int status);
+  void submit_work();
+
+  // Hears the events of follow(): counts them down, ignores their status.
+  struct OrderListener final : SubmissionListener {
+    explicit OrderListener(Command& command) : command(command) {}
+    void event_done(cl_int) override { command.dependency_resolved(); }
+    void event_handed_over(Event& event) override { command.ordered_on_device(event, false); }
+    Command& command;
+  };
+
+  // Hears the end of the commands this one followed on the device.
+  struct AfterListener final : EventListener {
+    AfterListener(Command& command, bool carries_failure) : command(command), carries_failure(carries_failure) {}
+    void event_done(cl_int status) override { command.ordered_done(status, carries_failure); }
+    Command& command;
+    bool carries_failure;
+  };
+
+  struct DeviceOrdered {
+    Ref<Event> event;
+    bool carries_failure;
+  };
+
+  struct MemoryListener final : MemoryWaiter {
+    explicit MemoryListener(Command& command) : command(command) {}
+    void memory_ready(cl_int status) override { command.memory_ready(status); }
+    Command& command;
+  };
+
+  OrderListener order_listener_{*this};
+  MemoryListener memory_listener_{*this};
+  AfterListener after_wait_listener_{*this, true};
+  AfterListener after_order_listener_{*this, false};
+  Ref<Queue> queue_;
+  Ref<Event> event_;
+  CommandSpec spec_;
+  std::atomic<int> unresolved_{1};  // the arm() guard counts as one
+  std::atomic<bool> dependency_failed_{false};
+  size_t next_access_ = 0;
+  Command* successor_ = nullptr;  // pipelined: waits for this one's submission (queue's lock)
+  // finished() holds one; submit_work() holds another while it still needs the command
+  // after handing it to the stream (which may finish it at once).
+  std::atomic<int> lifetime_{1};
+  // Dependencies that resolved when their command was submitted (filled by whichever thread
+  // resolves each, read once all have).
+  std::mutex device_order_mutex_;
+  std::vector<DeviceOrdered> device_ordered_;
+  std::vector<std::shared_ptr<backend::StreamPoint>> points_;
+  std::atomic<int> unended_ordered_{0};
+  cl_int deferred_status_ = CL_SUCCESS;
+  bool ready_to_complete_ = false;  // in a ready list to complete (see ordered_done), not to start
+  Command* next_ready_ = nullptr;   // in this thread's list of commands ready to start
+  friend struct ReadyCommands;
+};
+
+}  // namespace cucl

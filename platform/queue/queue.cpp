@@ -1,0 +1,82 @@
+#include "platform/queue/queue.h"
+
+#include "base/error.h"
+
+namespace cucl {
+
+Queue::Queue(Ref<Context> context, Device* device, cl_command_queue_properties properties,
+             std::vector<cl_queue_properties> properties_array)
+    : Object(ObjectKind::Queue),
+      context_(std::move(context)),
+      context_pin_(context_),
+      device_(device),
+      properties_(properties),
+      properties_array_(std::move(properties_array)),
+      stream_(device->backend().create_stream()),
+      pipelined_(in_order() && stream_->runs_in_submission_order() && (!profiling() || stream_->times_work())) {}
+
+Ref<Event> Queue::enqueue(CommandSpec spec, const std::vector<Ref<Event>>& wait_list, Ordering ordering) {
+  for (const auto& event : wait_list) check(&event->context() == context_.get(), CL_INVALID_CONTEXT);
+
+  auto event = make<Event>(context_, Ref<Queue>(this), spec.type, profiling());
+  auto* command = new Command(Ref<Queue>(this), event, std::move(spec));
+
+  {
+    std::lock_guard lock(mutex_);
+    order(*command, event.get(), wait_list, ordering);
+  }
+  // Outside the lock: a command whose dependency failed finishes at once, and that calls
+  // command_done().
+  command->arm();
+  return event;
+}
+
+void Queue::order(Command& command, Event* event, const std::vector<Ref<Event>>& wait_list, Ordering ordering) {
+  // Nothing may throw once listeners point at the command, so the insertion comes first.
+  unfinished_.push_back(event);
+  event->hold();
+  for (const auto& dependency : wait_list) command.depend_on(*dependency);
+  if (pipelined_) {
+    if (unsubmitted_) command.follow_submission(*unsubmitted_);
+    unsubmitted_ = &command;
+  } else if (in_order()) {
+    if (last_) command.follow(*last_);
+    last_ = event;
+  } else {
+    if (barrier_) command.follow(*barrier_);
+    if (ordering != Ordering::Normal && wait_list.empty()) {
+      unfinished_.for_each([&](Event* earlier) {
+        if (earlier != event) command.follow(*earlier);
+      });
+    }
+    if (ordering == Ordering::Barrier) barrier_ = event;
+  }
+}
+
+void Queue::command_done(Event* event) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!unfinished_.erase(event)) return;
+    if (last_ == event) last_ = nullptr;
+    if (barrier_ == event) barrier_ = nullptr;
+  }
+  event->drop();
+}
+
+Command* Queue::submission_done(Command& command) {
+  std::lock_guard lock(mutex_);
+  if (unsubmitted_ == &command) unsubmitted_ = nullptr;
+  return command.take_successor();
+}
+
+void Queue::finish() {
+  std::vector<Ref<Event>> waiting;
+  {
+    std::lock_guard lock(mutex_);
+    waiting.reserve(unfinished_.size());
+    unfinished_.for_each([&](Event* event) { waiting.emplace_back(event); });
+  }
+  for (auto& event : waiting) event->wait();
+}
+
+}  // namespace cucl
