@@ -63,7 +63,9 @@ FiberGroup::~FiberGroup() {
 size_t FiberGroup::slot_bytes() const { return stack_bytes_ + page_size(); }
 
 void FiberGroup::reserve_stacks(size_t count, size_t stack_bytes) {
-  if (count <= capacity_ && stack_bytes == stack_bytes_) return;
+  // Stacks at least as large serve as they are: a group that ran a kernel with large private
+  // memory does not remap (and re-guard) thousands of stacks for the next ordinary one.
+  if (count <= capacity_ && stack_bytes <= stack_bytes_) return;
   if (stacks_) munmap(stacks_, capacity_ * slot_bytes());
   stacks_ = nullptr;
   capacity_ = 0;

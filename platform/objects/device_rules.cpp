@@ -4,6 +4,15 @@
 #include "base/error.h"
 
 namespace cucl {
+namespace {
+
+// The rules every clGet*IDs call shares for its output list and count.
+void check_list_output(cl_uint num_entries, const void* list, const cl_uint* count) {
+  check(!(num_entries == 0 && list), CL_INVALID_VALUE);
+  check(list || count, CL_INVALID_VALUE);
+}
+
+}  // namespace
 
 Platform& lookup_platform(cl_platform_id platform) {
   Platform& only = Platform::instance();
@@ -12,8 +21,7 @@ Platform& lookup_platform(cl_platform_id platform) {
 }
 
 void platform_ids(cl_uint num_entries, cl_platform_id* platforms, cl_uint* num_platforms) {
-  check(!(num_entries == 0 && platforms), CL_INVALID_VALUE);
-  check(platforms || num_platforms, CL_INVALID_VALUE);
+  check_list_output(num_entries, platforms, num_platforms);
   if (platforms) platforms[0] = Platform::instance().id();
   if (num_platforms) *num_platforms = 1;
 }
@@ -21,8 +29,7 @@ void platform_ids(cl_uint num_entries, cl_platform_id* platforms, cl_uint* num_p
 void device_ids(const Platform& platform, cl_device_type type, cl_uint num_entries, cl_device_id* devices,
                 cl_uint* num_devices) {
   std::vector<Device*> found = platform.devices_of_type(type);
-  check(!(num_entries == 0 && devices), CL_INVALID_VALUE);
-  check(devices || num_devices, CL_INVALID_VALUE);
+  check_list_output(num_entries, devices, num_devices);
   check(!found.empty(), CL_DEVICE_NOT_FOUND);
   if (devices) {
     for (cl_uint i = 0; i < num_entries && i < found.size(); ++i) devices[i] = found[i]->id();

@@ -60,7 +60,7 @@ void guard(llvm::BinaryOperator& division) {
 
 }  // namespace
 
-unsigned guard_integer_division(llvm::Module& module) {
+void guard_integer_division(llvm::Module& module) {
   std::vector<llvm::BinaryOperator*> divisions;
   for (llvm::Function& function : module) {
     for (llvm::Instruction& instruction : llvm::instructions(function)) {
@@ -70,7 +70,6 @@ unsigned guard_integer_division(llvm::Module& module) {
     }
   }
   for (llvm::BinaryOperator* division : divisions) guard(*division);
-  return static_cast<unsigned>(divisions.size());
 }
 
 }  // namespace cucl::backend::host

@@ -13,7 +13,6 @@ class Module;
 
 namespace cucl::backend::host {
 
-// Returns how many divisions and remainders it guarded.
-unsigned guard_integer_division(llvm::Module& module);
+void guard_integer_division(llvm::Module& module);
 
 }  // namespace cucl::backend::host
