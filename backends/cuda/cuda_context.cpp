@@ -1,7 +1,7 @@
 #include "backends/cuda/cuda_context.h"
 
-#include "backends/cuda/cuda_fill.h"
-#include "backends/cuda/cuda_staging.h"
+#include "backends/cuda/cuda_fill_kernels.h"
+#include "backends/cuda/cuda_staging_pool.h"
 
 namespace cucl::backend::cuda {
 
@@ -10,7 +10,7 @@ CudaContext::CudaContext(std::shared_ptr<const CudaDriver> driver, CUdevice devi
     : driver_(std::move(driver)),
       device_(device),
       registry_(std::move(registry)),
-      staging_(std::make_unique<StagingPool>(*this)) {
+      staging_(std::make_unique<StagingPool>(*driver_)) {
   int pitch = 0;
   if (driver_->cuDeviceGetAttribute(&pitch, CU_DEVICE_ATTRIBUTE_MAX_PITCH, device_) == CUDA_SUCCESS && pitch > 0) {
     max_pitch_ = static_cast<size_t>(pitch);

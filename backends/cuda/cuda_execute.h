@@ -4,14 +4,10 @@
 #include "backends/backend.h"
 #include "backends/cuda/cuda_context.h"
 #include "backends/cuda/cuda_device_clock.h"
+#include "backends/cuda/cuda_enqueued.h"
 #include "backends/cuda/cuda_transfer.h"
 
 namespace cucl::backend::cuda {
-
-struct Enqueued {
-  cl_int status = CL_SUCCESS;          // negative: the operation cannot run on this device
-  Pending pending = Pending::Nothing;  // StreamWork: done once the stream reaches this point
-};
 
 // Enqueues `operation` (anything but a HostFunction) on `stream`; the context is current.
 // Throws CudaError when the driver refuses.

@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "backends/cuda/cuda_context.h"
-#include "backends/cuda/cuda_fill_ptx.h"
+#include "backends/cuda/cuda_fill_kernels.h"
 
 namespace cucl::backend::cuda {
 namespace {
@@ -21,19 +21,6 @@ size_t repeat_width(const std::array<uint8_t, 128>& pattern, size_t pattern_size
 }
 
 }  // namespace
-
-FillKernels::FillKernels(const CudaDriver& driver) : driver_(driver) {
-  check_cuda(driver_, driver_.cuModuleLoadData(&module_, fill_ptx().c_str()), "cuModuleLoadData (fill kernels)");
-  try {
-    check_cuda(driver_, driver_.cuModuleGetFunction(&words_, module_, "cucl_fill_u32"), "cuModuleGetFunction");
-    check_cuda(driver_, driver_.cuModuleGetFunction(&bytes_, module_, "cucl_fill_u8"), "cuModuleGetFunction");
-  } catch (...) {
-    driver_.cuModuleUnload(module_);
-    throw;
-  }
-}
-
-FillKernels::~FillKernels() { driver_.cuModuleUnload(module_); }
 
 void enqueue_fill(CudaContext& context, CUstream stream, CUdeviceptr dst, size_t size,
                   const std::array<uint8_t, 128>& pattern, size_t pattern_size) {

@@ -11,24 +11,6 @@ namespace cucl::backend::cuda {
 
 class CudaContext;
 
-// The fill module of one context; the context must be current when it is made and destroyed.
-class FillKernels {
- public:
-  explicit FillKernels(const CudaDriver& driver);
-  ~FillKernels();
-  FillKernels(const FillKernels&) = delete;
-  FillKernels& operator=(const FillKernels&) = delete;
-
-  CUfunction words() const { return words_; }
-  CUfunction bytes() const { return bytes_; }
-
- private:
-  const CudaDriver& driver_;
-  CUmodule module_ = nullptr;
-  CUfunction words_ = nullptr;
-  CUfunction bytes_ = nullptr;
-};
-
 // Fills `size` bytes at `dst` with `pattern_size` (a power of two, 1 to 128) bytes of
 // `pattern`, on `stream`. `size` is a multiple of `pattern_size`.
 void enqueue_fill(CudaContext& context, CUstream stream, CUdeviceptr dst, size_t size,

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "backends/cuda/cuda_context.h"
-#include "backends/cuda/cuda_execute.h"
+#include "backends/cuda/cuda_enqueued.h"
 #include "backends/operations.h"
 #include "backends/printf_format.h"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "base/error.h"
-#include "platform/memory/memory_coherence.h"
+#include "platform/memory/coherent_storage.h"
 
 namespace cucl {
 namespace {
@@ -119,6 +119,6 @@ void DeviceTransfer::release_staging() {
   staging_ = nullptr;
 }
 
-void DeviceTransfer::end(cl_int status) { coherence_.transfer_ended(*this, status); }
+void DeviceTransfer::end(cl_int status) { owner_.transfer_ended(*this, status); }
 
 }  // namespace cucl

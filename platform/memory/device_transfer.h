@@ -15,8 +15,18 @@
 namespace cucl {
 
 class CoherentStorage;
-class MemoryCoherence;
+class DeviceTransfer;
 class MemoryWaiter;
+
+// Hears, as the last thing a transfer does, that it has ended; from then on it owns the
+// transfer (MemoryCoherence records what it made current and deletes it).
+class TransferOwner {
+ public:
+  virtual void transfer_ended(DeviceTransfer& transfer, cl_int status) = 0;
+
+ protected:
+  ~TransferOwner() = default;
+};
 
 class DeviceTransfer final : public backend::Work {
  public:
@@ -27,23 +37,23 @@ class DeviceTransfer final : public backend::Work {
     unsigned source;
   };
 
-  DeviceTransfer(MemoryCoherence& coherence, CoherentStorage& storage, unsigned destination,
+  DeviceTransfer(TransferOwner& owner, CoherentStorage& storage, unsigned destination,
                  std::vector<Piece> pieces)
-      : coherence_(coherence), storage_(storage), destination_(destination), pieces_(std::move(pieces)) {}
+      : owner_(owner), storage_(storage), destination_(destination), pieces_(std::move(pieces)) {}
 
   unsigned destination() const { return destination_; }
   const std::vector<Piece>& pieces() const { return pieces_; }
   bool overlaps(size_t begin, size_t end) const;
 
   // Submits the first step. When the last one ends (or one fails) the transfer reports to
-  // MemoryCoherence::transfer_ended, which deletes it; that may happen before this returns.
+  // its owner's transfer_ended, which deletes it; that may happen before this returns.
   void start();
 
   const backend::Operation& operation() const override { return operation_; }
   void started() override {}
   void finished(cl_int status) override;
 
-  // Guarded by the coherence's lock.
+  // Guarded by the owner's lock.
   std::vector<MemoryWaiter*> waiters;
   bool stale = false;  // a write overlapped it while in flight: what it copies is old
 
@@ -57,7 +67,7 @@ class DeviceTransfer final : public backend::Work {
   void release_staging();
   void end(cl_int status);
 
-  MemoryCoherence& coherence_;
+  TransferOwner& owner_;
   CoherentStorage& storage_;
   unsigned destination_;
   std::vector<Piece> pieces_;

@@ -27,7 +27,8 @@ bool MemoryCoherence::acquire(unsigned device, size_t begin, size_t end, Access 
           pieces.push_back({piece.begin, piece.end, pick_source(piece.holders)});
         }
         if (!pieces.empty()) {
-          auto created = std::make_unique<DeviceTransfer>(*this, storage_, device, std::move(pieces));
+          auto created = std::make_unique<DeviceTransfer>(static_cast<TransferOwner&>(*this), storage_, device,
+                                                          std::move(pieces));
           created->waiters.push_back(&waiter);
           arrivals_.push_back(created.get());
           transfer = created.release();

@@ -16,30 +16,12 @@
 #include <optional>
 #include <vector>
 
-#include "backends/backend.h"
+#include "platform/memory/coherent_storage.h"
+#include "platform/memory/device_transfer.h"
 #include "platform/memory/memory_access.h"
 #include "platform/memory/validity_map.h"
 
 namespace cucl {
-
-class DeviceTransfer;
-
-// What the coherence of one storage needs from its owner. Devices are indices into the
-// context's device list.
-class CoherentStorage {
- public:
-  virtual unsigned device_count() const = 0;
-  // The storage's allocation on `device`, made on first use (throws cucl::Error).
-  virtual backend::Memory& memory_on(unsigned device) = 0;
-  // A stream on `device` for transfers, shared by the context's memory objects.
-  virtual backend::Stream& transfer_stream(unsigned device) = 0;
-  // Whether the device's memory is host memory that map_pointer() returns as it is: then
-  // that pointer is the cheapest staging for a transfer to or from it.
-  virtual bool host_memory(unsigned device) const = 0;
-
- protected:
-  ~CoherentStorage() = default;
-};
 
 // A command waiting for its memory.
 class MemoryWaiter {
@@ -52,7 +34,7 @@ class MemoryWaiter {
   ~MemoryWaiter() = default;
 };
 
-class MemoryCoherence {
+class MemoryCoherence final : private TransferOwner {
  public:
   MemoryCoherence(CoherentStorage& storage, size_t size) : storage_(storage), size_(size) {}
   // No transfer is in flight then: each has a waiting command, which holds the storage.
@@ -71,10 +53,8 @@ class MemoryCoherence {
   ValidityMap::Holders holders_at(size_t offset) const;
 
  private:
-  friend class DeviceTransfer;
-  // Called by the transfer as the last thing it does: records the copies it made current,
-  // deletes it, and tells its waiters.
-  void transfer_ended(DeviceTransfer& transfer, cl_int status);
+  // Records the copies the transfer made current, deletes it, and tells its waiters.
+  void transfer_ended(DeviceTransfer& transfer, cl_int status) override;
   ValidityMap::Holders all_devices() const;
   unsigned pick_source(ValidityMap::Holders holders) const;
 

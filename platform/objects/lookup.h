@@ -6,7 +6,6 @@
 
 #include "base/error.h"
 #include "platform/objects/object.h"
-#include "platform/objects/registry.h"
 
 namespace cucl {
 

@@ -1,10 +1,6 @@
 #include "platform/objects/object.h"
 
-#include "platform/objects/platform.h"
-
 namespace cucl {
-
-Registry& live_handles() { return Platform::instance().registry(); }
 
 void Object::publish(Registry& registry) {
   api_refs_.store(1, std::memory_order_release);
@@ -31,6 +27,33 @@ bool Object::release_api() {
     drop();  // the registry listing's hold
   }
   return true;
+}
+
+Registry::Shard& Registry::shard_for(const void* handle) {
+  auto bits = reinterpret_cast<std::uintptr_t>(handle);
+  return shards_[(bits >> 6) % shards_.size()];
+}
+
+void Registry::insert(Object* object) {
+  Shard& shard = shard_for(object->handle());
+  std::lock_guard lock(shard.mutex);
+  shard.objects[object->handle()] = object;
+}
+
+void Registry::erase(Object* object) {
+  Shard& shard = shard_for(object->handle());
+  std::lock_guard lock(shard.mutex);
+  shard.objects.erase(object->handle());
+}
+
+Object* Registry::acquire(const void* handle, ObjectKind kind) {
+  if (!handle) return nullptr;
+  Shard& shard = shard_for(handle);
+  std::lock_guard lock(shard.mutex);
+  auto it = shard.objects.find(handle);
+  if (it == shard.objects.end() || it->second->kind() != kind) return nullptr;
+  it->second->hold();
+  return it->second;
 }
 
 }  // namespace cucl

@@ -1,4 +1,5 @@
-// Base of every API object: the ICD handle, a kind tag and two counts.
+// Base of every API object: the ICD handle, a kind tag and two counts; and the registry of
+// live handles.
 // - api references: what clRetain*/clRelease* and CL_*_REFERENCE_COUNT see. While it is
 //   above zero the handle is listed in the registry, so entry points can find it.
 // - holds: internal owners (the registry listing itself, commands in flight, a buffer
@@ -7,9 +8,12 @@
 
 #include <CL/cl.h>
 
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
+#include <unordered_map>
 #include <utility>
 
 #include "platform/objects/handle.h"
@@ -17,6 +21,8 @@
 namespace cucl {
 
 enum class ObjectKind : uint8_t { Platform, Device, Context, Queue, Memory, Program, Kernel, Event, Sampler };
+
+class Registry;
 
 class Object {
  public:
@@ -44,7 +50,7 @@ class Object {
   }
 
   // Lists the handle in `registry` with one API reference (once per object).
-  void publish(class Registry& registry);
+  void publish(Registry& registry);
 
  protected:
   explicit Object(ObjectKind kind) : handle_{&kDispatchTable}, kind_(kind) {}
@@ -59,6 +65,28 @@ class Object {
 };
 
 // An owning pointer that holds the object (internal count) for its lifetime.
+// The set of live API handles. Every entry point turns a handle into an object through
+// the registry, so a wrong, dangling or foreign pointer gives an error, never a crash.
+// It lives with Object because each needs the other: an object leaves the registry when
+// its last API reference goes, and the registry takes holds on the objects it finds.
+class Registry {
+ public:
+  void insert(Object* object);
+  void erase(Object* object);
+  // The object behind `handle` with one hold taken, or null if the handle is not a live
+  // object of `kind`.
+  Object* acquire(const void* handle, ObjectKind kind);
+
+ private:
+  struct Shard {
+    std::mutex mutex;
+    std::unordered_map<const void*, Object*> objects;
+  };
+  Shard& shard_for(const void* handle);
+
+  std::array<Shard, 16> shards_;
+};
+
 template <class T>
 class Ref {
  public:
@@ -104,9 +132,10 @@ Ref<T> make(Args&&... args) {
   return Ref<T>::adopt(new T(std::forward<Args>(args)...));
 }
 
-// Publishes a new object and returns its handle as the API type (e.g. cl_mem).
+// The registry of every live handle: the platform singleton's (defined in platform.cpp).
 Registry& live_handles();
 
+// Publishes a new object and returns its handle as the API type (e.g. cl_mem).
 template <class Handle, class T>
 Handle publish(const Ref<T>& object) {
   object->publish(live_handles());

@@ -17,6 +17,8 @@ Platform& Platform::instance() {
   return *platform;
 }
 
+Registry& live_handles() { return Platform::instance().registry(); }
+
 Platform::Platform()
     : Object(ObjectKind::Platform), compile_cache_(compiler::cache_settings_from_environment()) {
   publish(registry_);

@@ -8,7 +8,6 @@
 #include "platform/compiler/compile_cache.h"
 #include "platform/objects/device.h"
 #include "platform/objects/object.h"
-#include "platform/objects/registry.h"
 
 namespace cucl {
 

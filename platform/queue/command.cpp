@@ -2,7 +2,7 @@
 
 #include "base/error.h"
 #include "platform/memory/memory.h"
-#include "platform/queue/queue.h"
+#include "platform/queue/queue_base.h"
 
 namespace cucl {
 
@@ -59,7 +59,7 @@ void Command::start_ready(Command* first) {
   }
 }
 
-Command::Command(Ref<Queue> queue, Ref<Event> event, CommandSpec spec)
+Command::Command(Ref<QueueBase> queue, Ref<Event> event, CommandSpec spec)
     : queue_(std::move(queue)), event_(std::move(event)), spec_(std::move(spec)) {}
 
 void Command::depend_on(Event& event) { add_dependency(event, *this); }
@@ -89,7 +89,7 @@ bool Command::can_follow_on_device(const Event& event) const {
   // Commands that make memory current across devices (contexts of several devices) keep
   // to the host's ordering; so do profiled commands whose stream does not time them on the
   // device (their START would include the wait).
-  Queue* earlier = event.queue();
+  QueueBase* earlier = event.queue();
   backend::Stream& stream = queue_->stream();
   return earlier && spec_.accesses.empty() && (!queue_->profiling() || stream.times_work()) &&
          stream.can_follow_on_device(earlier->stream(), spec_.operation);
@@ -192,7 +192,7 @@ void Command::submit_work() {
   }
   // The stream may finish the command before submit() returns: it stays allocated (if
   // perhaps finished) until its successor has been let go, and the queue stays alive.
-  Ref<Queue> queue = queue_;
+  Ref<QueueBase> queue = queue_;
   lifetime_.fetch_add(1, std::memory_order_relaxed);
   submit_to_stream();
   submission_done(*queue);
@@ -211,7 +211,7 @@ void Command::submit_to_stream() {
   event->handed_over();
 }
 
-void Command::submission_done(Queue& queue) {
+void Command::submission_done(QueueBase& queue) {
   if (Command* next = queue.submission_done(*this)) next->dependency_resolved();
 }
 
@@ -254,7 +254,7 @@ void Command::complete(cl_int status) {
     }
   }
   spec_ = {};  // a failed command gives back what it held before anyone sees its status
-  Ref<Queue> queue = std::move(queue_);
+  Ref<QueueBase> queue = std::move(queue_);
   Ref<Event> event = std::move(event_);
   // Pipelined: a command that never reached the stream (a failed dependency or transfer)
   // lets its successor go here; one that did has let it go already, or does so now.

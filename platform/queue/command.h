@@ -16,7 +16,7 @@
 
 namespace cucl {
 
-class Queue;
+class QueueBase;
 
 // What an enqueue asks for, before ordering is decided.
 struct CommandSpec {
@@ -32,7 +32,7 @@ struct CommandSpec {
 
 class Command final : public backend::Work, public SubmissionListener {
  public:
-  Command(Ref<Queue> queue, Ref<Event> event, CommandSpec spec);
+  Command(Ref<QueueBase> queue, Ref<Event> event, CommandSpec spec);
 
   // Before arm(): one more event to wait for. A wait-list event that fails makes this
   // command fail with CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. Where the device can
@@ -87,7 +87,7 @@ class Command final : public backend::Work, public SubmissionListener {
   void start();
   void submit_to_stream();
   // Pipelined queues: lets the successor go once this command is submitted or finished.
-  void submission_done(Queue& queue);
+  void submission_done(QueueBase& queue);
   // Starts `first`, then every command that becomes ready on this thread meanwhile.
   static void start_ready(Command* first);
   void release_lifetime() {
@@ -130,7 +130,7 @@ class Command final : public backend::Work, public SubmissionListener {
   MemoryListener memory_listener_{*this};
   AfterListener after_wait_listener_{*this, true};
   AfterListener after_order_listener_{*this, false};
-  Ref<Queue> queue_;
+  Ref<QueueBase> queue_;
   Ref<Event> event_;
   CommandSpec spec_;
   std::atomic<int> unresolved_{1};  // the arm() guard counts as one

@@ -6,7 +6,7 @@
 
 #include "base/spin_wait.h"
 #include "base/clock.h"
-#include "platform/queue/queue.h"
+#include "platform/queue/queue_base.h"
 
 namespace cucl {
 namespace {
@@ -19,7 +19,7 @@ bool reaches(cl_int status, cl_int trigger) { return status <= trigger; }
 
 }  // namespace
 
-Event::Event(Ref<Context> context, Ref<Queue> queue, cl_command_type type, bool profiled)
+Event::Event(Ref<Context> context, Ref<QueueBase> queue, cl_command_type type, bool profiled)
     : Object(ObjectKind::Event),
       context_(std::move(context)),
       queue_(std::move(queue)),
@@ -37,12 +37,12 @@ Event::Event(Ref<Context> context)
       profiled_(false),
       status_(CL_SUBMITTED) {}
 
-Event::~Event() = default;  // here, where Queue is complete
+Event::~Event() = default;  // here, where QueueBase is complete
 
 void Event::pin_handles() noexcept {
   // A handle released by a racing thread stays dead; the event itself is still fine.
   context_pin_ = ApiRef<Context>::if_alive(context_);
-  if (queue_) queue_pin_ = ApiRef<Queue>::if_alive(queue_);
+  if (queue_) queue_pin_ = ApiRef<QueueBase>::if_alive(queue_);
 }
 
 void Event::on_api_released() {

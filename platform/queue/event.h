@@ -14,7 +14,7 @@
 
 namespace cucl {
 
-class Queue;
+class QueueBase;
 class Event;
 
 // Something that wants to hear once when an event reaches a final status.
@@ -44,14 +44,14 @@ class Event final : public Object {
   using Callback = void(CL_CALLBACK*)(cl_event, cl_int, void*);
 
   // A command's event: starts CL_QUEUED. `queue` is null for user events.
-  Event(Ref<Context> context, Ref<Queue> queue, cl_command_type type, bool profiled);
+  Event(Ref<Context> context, Ref<QueueBase> queue, cl_command_type type, bool profiled);
   // A user event: starts CL_SUBMITTED. Its context is pinned at once (see pin_handles);
   // throws CL_INVALID_CONTEXT if the context's handle is already dead.
   explicit Event(Ref<Context> context);
   ~Event() override;
 
   Context& context() const { return *context_; }
-  Queue* queue() const { return queue_.get(); }
+  QueueBase* queue() const { return queue_.get(); }
   cl_command_type command_type() const { return type_; }
   bool is_user_event() const { return type_ == CL_COMMAND_USER; }
   cl_int status() const;
@@ -100,9 +100,9 @@ class Event final : public Object {
   };
 
   Ref<Context> context_;
-  Ref<Queue> queue_;
+  Ref<QueueBase> queue_;
   ApiRef<Context> context_pin_;
-  ApiRef<Queue> queue_pin_;
+  ApiRef<QueueBase> queue_pin_;
   cl_command_type type_;
   bool profiled_;
 

@@ -4,22 +4,11 @@
 
 namespace cucl {
 
-Queue::Queue(Ref<Context> context, Device* device, cl_command_queue_properties properties,
-             std::vector<cl_queue_properties> properties_array)
-    : Object(ObjectKind::Queue),
-      context_(std::move(context)),
-      context_pin_(context_),
-      device_(device),
-      properties_(properties),
-      properties_array_(std::move(properties_array)),
-      stream_(device->backend().create_stream()),
-      pipelined_(in_order() && stream_->runs_in_submission_order() && (!profiling() || stream_->times_work())) {}
-
 Ref<Event> Queue::enqueue(CommandSpec spec, const std::vector<Ref<Event>>& wait_list, Ordering ordering) {
-  for (const auto& event : wait_list) check(&event->context() == context_.get(), CL_INVALID_CONTEXT);
+  for (const auto& event : wait_list) check(&event->context() == &context(), CL_INVALID_CONTEXT);
 
-  auto event = make<Event>(context_, Ref<Queue>(this), spec.type, profiling());
-  auto* command = new Command(Ref<Queue>(this), event, std::move(spec));
+  auto event = make<Event>(Ref<Context>(&context()), Ref<QueueBase>(this), spec.type, profiling());
+  auto* command = new Command(Ref<QueueBase>(this), event, std::move(spec));
 
   {
     std::lock_guard lock(mutex_);
@@ -36,7 +25,7 @@ void Queue::order(Command& command, Event* event, const std::vector<Ref<Event>>&
   unfinished_.push_back(event);
   event->hold();
   for (const auto& dependency : wait_list) command.depend_on(*dependency);
-  if (pipelined_) {
+  if (pipelined()) {
     if (unsubmitted_) command.follow_submission(*unsubmitted_);
     unsubmitted_ = &command;
   } else if (in_order()) {

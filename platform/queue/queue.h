@@ -2,15 +2,12 @@
 // ready ones to the device's stream.
 #pragma once
 
-#include <memory>
 #include <mutex>
 #include <vector>
 
-#include "backends/backend.h"
-#include "platform/objects/api_ref.h"
 #include "platform/queue/command.h"
-#include "platform/objects/context.h"
 #include "platform/queue/event.h"
+#include "platform/queue/queue_base.h"
 #include "platform/queue/unfinished_events.h"
 
 namespace cucl {
@@ -24,27 +21,11 @@ enum class Ordering {
   Barrier,  // like Marker, and every later command waits for it
 };
 
-class Queue final : public Object {
+class Queue final : public QueueBase {
  public:
-  static constexpr ObjectKind kKind = ObjectKind::Queue;
-  static constexpr cl_int kInvalidHandle = CL_INVALID_COMMAND_QUEUE;
-
   Queue(Ref<Context> context, Device* device, cl_command_queue_properties properties,
-        std::vector<cl_queue_properties> properties_array);
-
-  Context& context() const { return *context_; }
-  Device& device() const { return *device_; }
-  cl_command_queue_properties properties() const { return properties_; }
-  const std::vector<cl_queue_properties>& properties_array() const { return properties_array_; }
-  bool in_order() const { return !(properties_ & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE); }
-  bool profiling() const { return properties_ & CL_QUEUE_PROFILING_ENABLE; }
-  // An in-order queue whose stream keeps submission order (and, when profiling, times the
-  // work on the device: host stamps would count the wait behind earlier commands as run
-  // time): each command goes to the stream once the previous one has been submitted, not
-  // once it has finished.
-  bool pipelined() const { return pipelined_; }
-  backend::Stream& stream() { return *stream_; }
-  cl_command_queue id() { return reinterpret_cast<cl_command_queue>(handle()); }
+        std::vector<cl_queue_properties> properties_array)
+      : QueueBase(std::move(context), device, properties, std::move(properties_array)) {}
 
   // Validates `wait_list` against this queue's context, then enqueues. The returned event
   // is internal (not yet published to the application).
@@ -52,25 +33,12 @@ class Queue final : public Object {
                      Ordering ordering = Ordering::Normal);
   // Waits until every command enqueued so far has finished.
   void finish();
-  // Called by a command when it is done.
-  void command_done(Event* event);
-  // Pipelined queues: `command` has been handed to the stream, or finished without it. Returns
-  // the command waiting for that (at most once), which the caller resolves.
-  Command* submission_done(Command& command);
+  void command_done(Event* event) override;
+  Command* submission_done(Command& command) override;
 
  private:
   // Registers the dependencies `ordering` implies; called with mutex_ held.
   void order(Command& command, Event* event, const std::vector<Ref<Event>>& wait_list, Ordering ordering);
-
-  void on_api_released() override { context_pin_.reset(); }
-
-  Ref<Context> context_;
-  ApiRef<Context> context_pin_;  // CL_QUEUE_CONTEXT is a valid handle while the queue's is
-  Device* device_;
-  cl_command_queue_properties properties_;
-  std::vector<cl_queue_properties> properties_array_;
-  std::unique_ptr<backend::Stream> stream_;
-  bool pipelined_;
 
   std::mutex mutex_;
   UnfinishedEvents unfinished_;            // each holds its event

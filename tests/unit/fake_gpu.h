@@ -23,7 +23,7 @@
 #include "platform/queue/event.h"
 #include "platform/objects/handle.h"
 #include "platform/queue/queue.h"
-#include "platform/objects/registry.h"
+#include "platform/objects/object.h"
 
 namespace fake_gpu {
 
