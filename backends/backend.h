@@ -102,8 +102,10 @@ class Device {
   // is what it started with).
   virtual bool available() const { return description().available != CL_FALSE; }
   // `host_ptr` is the application's memory for CL_MEM_USE_HOST_PTR, null otherwise.
+  // `alloc_host_ptr` (CL_MEM_ALLOC_HOST_PTR): the application will reach the memory from the
+  // host (maps), so a device may prepare host memory for that now.
   // Returns null when the device has no room.
-  virtual std::unique_ptr<Memory> allocate(size_t size, void* host_ptr) = 0;
+  virtual std::unique_ptr<Memory> allocate(size_t size, void* host_ptr, bool alloc_host_ptr) = 0;
   virtual std::unique_ptr<Stream> create_stream() = 0;
   // The device clock, in nanoseconds, for clGetDeviceAndHostTimer.
   virtual uint64_t device_timer_ns() const = 0;

@@ -18,9 +18,9 @@ CudaDevice::CudaDevice(std::shared_ptr<CudaContext> context, NvptxTarget target,
       printf_buffers_(std::make_shared<PrintfBuffers>(context_)),
       clock_(std::make_shared<DeviceClock>(context_)) {}
 
-std::unique_ptr<Memory> CudaDevice::allocate(size_t size, void* host_ptr) {
+std::unique_ptr<Memory> CudaDevice::allocate(size_t size, void* host_ptr, bool alloc_host_ptr) {
   if (context_->lost()) return nullptr;
-  return CudaMemory::create(context_, size, host_ptr);
+  return CudaMemory::create(context_, size, host_ptr, alloc_host_ptr);
 }
 
 std::unique_ptr<Stream> CudaDevice::create_stream() { return std::make_unique<CudaStream>(context_, clock_); }

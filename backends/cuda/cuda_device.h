@@ -20,7 +20,7 @@ class CudaDevice final : public Device {
   const DeviceDescription& description() const override { return description_; }
   // False once a kernel has faulted (CudaContext::lost).
   bool available() const override { return !context_->lost(); }
-  std::unique_ptr<Memory> allocate(size_t size, void* host_ptr) override;
+  std::unique_ptr<Memory> allocate(size_t size, void* host_ptr, bool alloc_host_ptr) override;
   std::unique_ptr<Stream> create_stream() override;
   // The host's steady clock (see the .cpp).
   uint64_t device_timer_ns() const override;

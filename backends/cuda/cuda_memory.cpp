@@ -1,14 +1,13 @@
 #include "backends/cuda/cuda_memory.h"
 
-#include <algorithm>
 #include <cstring>
 
-#include "backends/cuda/cuda_staging.h"
 #include "backends/cuda/cuda_transfer.h"
 
 namespace cucl::backend::cuda {
 
-std::unique_ptr<CudaMemory> CudaMemory::create(std::shared_ptr<CudaContext> context, size_t size, void* host_ptr) {
+std::unique_ptr<CudaMemory> CudaMemory::create(std::shared_ptr<CudaContext> context, size_t size, void* host_ptr,
+                                               bool alloc_host_ptr) {
   context->make_current();
   const CudaDriver& driver = context->driver();
   std::unique_ptr<CudaMemory> memory(new CudaMemory(context, size, static_cast<char*>(host_ptr)));
@@ -24,7 +23,11 @@ std::unique_ptr<CudaMemory> CudaMemory::create(std::shared_ptr<CudaContext> cont
   CUresult result = driver.cuMemAlloc(&memory->device_, size);
   if (result == CUDA_ERROR_OUT_OF_MEMORY) return nullptr;
   context->check(result, "cuMemAlloc");
-  if (host_ptr) memory->write_now(0, host_ptr, size);  // USE_HOST_PTR starts with the application's data
+  if (host_ptr) {
+    memory->write_now(0, host_ptr, size);  // USE_HOST_PTR starts with the application's data
+  } else {
+    memory->map_regions_ = std::make_unique<MapRegions>(*memory->context_, alloc_host_ptr ? size : 0);
+  }
   return memory;
 }
 
@@ -32,10 +35,11 @@ CudaMemory::~CudaMemory() {
   try {
     context_->make_current();
   } catch (const CudaError&) {
-    return;  // the context is gone: so is everything allocated in it
+    (void)map_regions_.release();  // the context is gone: so is everything allocated in it
+    return;
   }
   const CudaDriver& driver = context_->driver();
-  for (void* staging : staging_) driver.cuMemFreeHost(staging);
+  map_regions_.reset();
   if (registered_) {
     context_->host_registry().release(host_ptr_, size_);
   } else if (device_) {
@@ -45,23 +49,11 @@ CudaMemory::~CudaMemory() {
 
 void* CudaMemory::map_pointer(size_t offset, size_t size) {
   if (host_ptr_) return host_ptr_ + offset;
-  context_->make_current();
-  void* staging = nullptr;
-  context_->check(context_->driver().cuMemHostAlloc(&staging, std::max<size_t>(size, 1), CU_MEMHOSTALLOC_PORTABLE),
-                  "cuMemHostAlloc");
-  std::lock_guard lock(staging_mutex_);
-  staging_.push_back(staging);
-  return staging;
+  return map_regions_->acquire(offset, size);
 }
 
 void CudaMemory::unmap_pointer(void* mapped) {
-  std::unique_lock lock(staging_mutex_);
-  auto it = std::find(staging_.begin(), staging_.end(), mapped);
-  if (it == staging_.end()) return;  // USE_HOST_PTR memory: nothing was allocated
-  staging_.erase(it);
-  lock.unlock();
-  context_->make_current();
-  context_->driver().cuMemFreeHost(mapped);
+  if (map_regions_) map_regions_->release(mapped);  // USE_HOST_PTR memory: nothing was allocated
 }
 
 void CudaMemory::write_now(size_t offset, const void* src, size_t size) {

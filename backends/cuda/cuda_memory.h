@@ -2,11 +2,10 @@
 #pragma once
 
 #include <memory>
-#include <mutex>
-#include <vector>
 
 #include "backends/backend.h"
 #include "backends/cuda/cuda_context.h"
+#include "backends/cuda/cuda_map_regions.h"
 
 namespace cucl::backend::cuda {
 
@@ -15,8 +14,10 @@ class CudaMemory final : public Memory {
   // Device memory (cuMemAlloc); for CL_MEM_USE_HOST_PTR (`host_ptr` given) the
   // application's memory registered with the driver, or, where the driver refuses, device
   // memory that starts with a copy of it and is copied back into it by map commands.
-  // Null when the device has no room.
-  static std::unique_ptr<CudaMemory> create(std::shared_ptr<CudaContext> context, size_t size, void* host_ptr);
+  // `alloc_host_ptr` (CL_MEM_ALLOC_HOST_PTR): maps are expected, so page-locked memory for
+  // them is made now (cuda_map_regions.h). Null when the device has no room.
+  static std::unique_ptr<CudaMemory> create(std::shared_ptr<CudaContext> context, size_t size, void* host_ptr,
+                                            bool alloc_host_ptr);
   ~CudaMemory() override;
 
   // The address of byte `offset` as the GPU sees it.
@@ -24,11 +25,14 @@ class CudaMemory final : public Memory {
   // The address of byte `offset` on the host, where the storage is host memory (null otherwise).
   char* host_address(size_t offset) const { return registered_ ? host_ptr_ + offset : nullptr; }
 
-  // For device memory: page-locked staging that the map command fills and the unmap
-  // command copies back. For USE_HOST_PTR: the application's memory, as OpenCL requires.
+  // For device memory: page-locked memory that the map command fills and the unmap
+  // command copies back (cuda_map_regions.h). For USE_HOST_PTR: the application's memory,
+  // as OpenCL requires.
   void* map_pointer(size_t offset, size_t size) override;
   void unmap_pointer(void* mapped) override;
   void write_now(size_t offset, const void* src, size_t size) override;
+  // For tests: page-locked bytes held for maps.
+  size_t map_bytes_held() const { return map_regions_ ? map_regions_->bytes_held() : 0; }
 
  private:
   CudaMemory(std::shared_ptr<CudaContext> context, size_t size, char* host_ptr)
@@ -39,8 +43,7 @@ class CudaMemory final : public Memory {
   char* host_ptr_;           // USE_HOST_PTR memory, or null
   bool registered_ = false;  // host_ptr_ is the storage (registered); else device memory
   CUdeviceptr device_ = 0;
-  std::mutex staging_mutex_;
-  std::vector<void*> staging_;  // page-locked map buffers handed out and not yet unmapped
+  std::unique_ptr<MapRegions> map_regions_;  // device memory only
 };
 
 }  // namespace cucl::backend::cuda

@@ -21,7 +21,8 @@ HostDevice::HostDevice()
       // it through enqueue), so every core runs kernels.
       arena_(tbb::info::default_concurrency(), /*reserved_for_masters=*/0) {}
 
-std::unique_ptr<Memory> HostDevice::allocate(size_t size, void* host_ptr) {
+// Host memory is what ALLOC_HOST_PTR asks for anyway.
+std::unique_ptr<Memory> HostDevice::allocate(size_t size, void* host_ptr, bool /*alloc_host_ptr*/) {
   if (host_ptr) return std::make_unique<HostMemory>(host_ptr, false);
   size_t rounded = (size + HostMemory::kAlignment - 1) / HostMemory::kAlignment * HostMemory::kAlignment;
   void* data = std::aligned_alloc(HostMemory::kAlignment, rounded);

@@ -172,7 +172,7 @@ class FakeGpu final : public backend::Device {
  public:
   explicit FakeGpu(bool times_work) : times_work_(times_work) {}
   const backend::DeviceDescription& description() const override { return description_; }
-  std::unique_ptr<backend::Memory> allocate(size_t, void*) override { return nullptr; }
+  std::unique_ptr<backend::Memory> allocate(size_t, void*, bool) override { return nullptr; }
   std::unique_ptr<backend::Stream> create_stream() override {
     auto stream = std::make_unique<FakeGpuStream>(this, times_work_);
     streams.push_back(stream.get());

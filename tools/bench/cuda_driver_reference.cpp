@@ -61,6 +61,8 @@ struct Driver {
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void*, size_t);
   CUresult (*cuMemcpyDtoH)(void*, CUdeviceptr, size_t);
   CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+  CUresult (*cuMemHostAlloc)(void**, size_t, unsigned);
+  CUresult (*cuMemFreeHost)(void*);
   CUresult (*cuModuleLoadData)(CUmodule*, const void*);
   CUresult (*cuModuleUnload)(CUmodule);
   CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*);
@@ -95,6 +97,8 @@ struct Driver {
     find(cuMemcpyHtoD, "cuMemcpyHtoD_v2");
     find(cuMemcpyDtoH, "cuMemcpyDtoH_v2");
     find(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2");
+    find(cuMemHostAlloc, "cuMemHostAlloc");
+    find(cuMemFreeHost, "cuMemFreeHost");
     find(cuModuleLoadData, "cuModuleLoadData");
     find(cuModuleUnload, "cuModuleUnload");
     find(cuModuleGetFunction, "cuModuleGetFunction");
@@ -194,6 +198,17 @@ void measure(const Driver& driver, const Settings& settings, std::size_t bytes, 
   cells[kHostWrite].value = bytes / seconds / 1e9;
   seconds = median_seconds(settings.repetitions, [&] { BENCH_CU(cuMemcpyDtoH(host.data(), dst.pointer, bytes)); });
   cells[kHostRead].value = bytes / seconds / 1e9;
+  {
+    // What a map or unmap must move at the least: the bytes between the GPU and
+    // page-locked host memory.
+    void* pinned = nullptr;
+    BENCH_CU(cuMemHostAlloc(&pinned, bytes, 0));
+    seconds = median_seconds(settings.repetitions, [&] { BENCH_CU(cuMemcpyDtoH(pinned, dst.pointer, bytes)); });
+    cells[kMapRead].value = bytes / seconds / 1e9;
+    seconds = median_seconds(settings.repetitions, [&] { BENCH_CU(cuMemcpyHtoD(src.pointer, pinned, bytes)); });
+    cells[kUnmapWrite].value = bytes / seconds / 1e9;
+    driver.cuMemFreeHost(pinned);
+  }
 
   const Module module(driver, kPtx);
   CUfunction empty = module.function("empty");
@@ -237,7 +252,9 @@ void measure(const Driver& driver, const Settings& settings, std::size_t bytes, 
     BENCH_CU(cuStreamSynchronize(stream));
   });
   cells[kKernelCopy].value = 2.0 * bytes / seconds / 1e9;
-  for (Row row : {kComputeFp32, kIntegerLoop, kNativeMath, kBuildFirst, kBuildAgain}) cells[row].note = "n/a";
+  for (Row row : {kComputeFp32, kIntegerLoop, kNativeMath, kWaitCpu, kBuildFirst, kBuildAgain}) {
+    cells[row].note = "n/a";
+  }
 }
 
 }  // namespace

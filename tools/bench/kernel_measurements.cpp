@@ -1,5 +1,7 @@
 #include "measurements.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -53,6 +55,38 @@ std::string fresh_small_source() {
          "  size_t i = get_global_id(0);\n"
          "  y[i] = a * x[i] + y[i];\n"
          "}\n";
+}
+
+double cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec * 1e-6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+// The share of one core the whole process (the application's thread and the driver's) uses
+// while clFinish waits for one long kernel: the integer loop, scaled from `loop_seconds`
+// (its time for kIntegerLoopSteps) to about 150 ms. A CPU device runs the kernel on the
+// host's cores itself, so the row says nothing there.
+Cell waiting_cpu(const Session& session, cl_kernel loop, double loop_seconds) {
+  if (device_value<cl_device_type>(session.device(), CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU) {
+    return {std::nullopt, "n/a (CPU device)"};
+  }
+  const double steps = std::min(2e9, kIntegerLoopSteps * 0.150 / std::max(loop_seconds, 1e-6));
+  const cl_int scaled = static_cast<cl_int>(steps);
+  BENCH_CL(clSetKernelArg(loop, 1, sizeof scaled, &scaled));
+  const size_t one = 1;
+  cl_command_queue queue = session.queue();
+  double share = median_of(3, [&] {
+    double cpu = cpu_seconds();
+    auto start = std::chrono::steady_clock::now();
+    BENCH_CL(clEnqueueNDRangeKernel(queue, loop, 1, nullptr, &one, nullptr, 0, nullptr, nullptr));
+    BENCH_CL(clFinish(queue));
+    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return (cpu_seconds() - cpu) / wall * 100.0;
+  });
+  BENCH_CL(clSetKernelArg(loop, 1, sizeof kIntegerLoopSteps, &kIntegerLoopSteps));
+  return {share, ""};
 }
 
 double build_milliseconds(const Session& session, const std::string& source) {
@@ -174,6 +208,7 @@ void measure_kernels(const Session& session, cl_mem src, cl_mem dst, std::size_t
     BENCH_CL(clFinish(queue));
   });
   cells[kIntegerLoop].value = seconds * 1e6;
+  cells[kWaitCpu] = waiting_cpu(session, loop.get(), seconds);
 
   // Compute: the fast forms of math functions, where the device has them.
   Kernel native = create_kernel(program.get(), "native_math");

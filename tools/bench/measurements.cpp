@@ -1,5 +1,6 @@
 #include "measurements.h"
 
+#include <chrono>
 #include <cstdint>
 #include <vector>
 
@@ -12,6 +13,8 @@ const std::array<Metric, kRowCount> kMetrics = {{
     {"clEnqueueCopyBuffer (read+write bytes)", "GB/s", Better::Higher},
     {"write from pageable host memory (blocking)", "GB/s", Better::Higher},
     {"read to pageable host memory (blocking)", "GB/s", Better::Higher},
+    {"map for read, ALLOC_HOST_PTR buffer (blocking map)", "GB/s", Better::Higher},
+    {"unmap after write, ALLOC_HOST_PTR buffer (unmap + clFinish)", "GB/s", Better::Higher},
     {"kernel enqueue: empty kernel (N, then clFinish) / N", "us", Better::Lower},
     {"kernel launch: empty kernel + clFinish", "us", Better::Lower},
     {"kernels on two queues, each waiting for the last (N, then wait) / N", "us", Better::Lower},
@@ -19,6 +22,7 @@ const std::array<Metric, kRowCount> kMetrics = {{
     {"kernel: fp32 multiply-add throughput", "GFLOPS", Better::Higher},
     {"kernel: integer loop, 2^20 dependent steps in one work-item", "us", Better::Lower},
     {"kernel: native_ math (exp, divide, sqrt, powr) throughput", "Gcalls/s", Better::Higher},
+    {"host CPU while clFinish waits on a ~150 ms kernel (100 = one core)", "%", Better::Lower},
     {"first build of a small program", "ms", Better::Lower},
     {"the same build again", "ms", Better::Lower},
 }};
@@ -39,6 +43,38 @@ std::size_t bandwidth_bytes(cl_device_id device, const Settings& settings) {
 
 double microseconds_per(double seconds, int count) { return seconds * 1e6 / count; }
 double gigabytes_per_second(double bytes, double seconds) { return bytes / seconds / 1e9; }
+
+void measure_maps(const Session& session, std::size_t bytes, const Settings& settings, Cells& cells) {
+  cl_int status = CL_SUCCESS;
+  Buffer buffer(clCreateBuffer(session.context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, nullptr, &status));
+  check(status, "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)");
+  cl_command_queue queue = session.queue();
+  auto map = [&](cl_map_flags flags) {
+    void* mapped = clEnqueueMapBuffer(queue, buffer.get(), CL_TRUE, flags, 0, bytes, 0, nullptr, nullptr, &status);
+    check(status, "clEnqueueMapBuffer");
+    return mapped;
+  };
+  auto unmap = [&](void* mapped) {
+    BENCH_CL(clEnqueueUnmapMemObject(queue, buffer.get(), mapped, 0, nullptr, nullptr));
+    BENCH_CL(clFinish(queue));
+  };
+  double seconds = median_of(settings.repetitions, [&] {
+    auto start = std::chrono::steady_clock::now();
+    void* mapped = map(CL_MAP_READ);
+    BENCH_CL(clFinish(queue));
+    double taken = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    unmap(mapped);
+    return taken;
+  });
+  cells[kMapRead].value = gigabytes_per_second(bytes, seconds);
+  seconds = median_of(settings.repetitions, [&] {
+    void* mapped = map(CL_MAP_WRITE);
+    auto start = std::chrono::steady_clock::now();
+    unmap(mapped);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  });
+  cells[kUnmapWrite].value = gigabytes_per_second(bytes, seconds);
+}
 
 }  // namespace
 
@@ -115,10 +151,14 @@ void measure_device(cl_device_id device, const Settings& settings, Cells& cells)
   });
   cells[kHostRead].value = gigabytes_per_second(bytes, seconds);
 
+  // Maps, as clpeak measures them: a buffer the application asked to be host-accessible,
+  // mapped whole. The map is timed for reads, the unmap for writes.
+  measure_maps(session, bytes, settings, cells);
+
   // 6-7. Kernels, where the device can build OpenCL C.
   if (!device_value<cl_bool>(device, CL_DEVICE_COMPILER_AVAILABLE)) {
     for (Row row : {kKernelEnqueue, kKernelLaunch, kKernelPingPong, kKernelCopy, kComputeFp32, kIntegerLoop,
-                    kNativeMath, kBuildFirst, kBuildAgain}) {
+                    kNativeMath, kWaitCpu, kBuildFirst, kBuildAgain}) {
       cells[row].note = "n/a (no compiler)";
     }
     return;

@@ -30,6 +30,8 @@ enum Row : std::size_t {
   kCopyBandwidth,
   kHostWrite,
   kHostRead,
+  kMapRead,
+  kUnmapWrite,
   kKernelEnqueue,
   kKernelLaunch,
   kKernelPingPong,
@@ -37,6 +39,7 @@ enum Row : std::size_t {
   kComputeFp32,
   kIntegerLoop,
   kNativeMath,
+  kWaitCpu,
   kBuildFirst,
   kBuildAgain,
   kRowCount
@@ -78,6 +81,17 @@ double median_seconds(int repetitions, Body&& body) {
     body();
     times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
+  std::sort(times.begin(), times.end());
+  std::size_t mid = times.size() / 2;
+  return times.size() % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
+}
+
+// The median of `repetitions` runs of `timed` (seconds it reports), after one warm-up run.
+template <typename Body>
+double median_of(int repetitions, Body&& timed) {
+  timed();
+  std::vector<double> times;
+  for (int i = 0; i < repetitions; ++i) times.push_back(timed());
   std::sort(times.begin(), times.end());
   std::size_t mid = times.size() / 2;
   return times.size() % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
