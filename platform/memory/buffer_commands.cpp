@@ -14,7 +14,7 @@ using namespace buffer_checks;
 namespace {
 
 CommandSpec transfer(cl_command_type type, backend::Location src, backend::Location dst, size_t size,
-                     std::vector<Ref<Object>> keep_alive) {
+                     HeldObjects keep_alive) {
   CommandSpec spec;
   spec.type = type;
   spec.operation = backend::op::Copy{src, dst, size};

@@ -85,7 +85,7 @@ bool overlap(const Rect& a, const Rect& b, const std::array<size_t, 3>& region) 
 }
 
 CommandSpec rect_command(cl_command_type type, backend::Location src, const Rect& s, backend::Location dst,
-                         const Rect& d, const std::array<size_t, 3>& region, std::vector<Ref<Object>> keep_alive) {
+                         const Rect& d, const std::array<size_t, 3>& region, HeldObjects keep_alive) {
   src.offset += s.start;
   dst.offset += d.start;
   CommandSpec spec;

@@ -59,8 +59,8 @@ void Command::start_ready(Command* first) {
   }
 }
 
-Command::Command(Ref<QueueBase> queue, Ref<Event> event, CommandSpec spec)
-    : queue_(std::move(queue)), event_(std::move(event)), spec_(std::move(spec)) {}
+Command::Command(QueueBase& queue, Ref<Event> event, CommandSpec spec)
+    : queue_(&queue), event_(std::move(event)), spec_(std::move(spec)) {}
 
 void Command::depend_on(Event& event) { add_dependency(event, *this); }
 
@@ -191,11 +191,12 @@ void Command::submit_work() {
     return;
   }
   // The stream may finish the command before submit() returns: it stays allocated (if
-  // perhaps finished) until its successor has been let go, and the queue stays alive.
-  Ref<QueueBase> queue = queue_;
+  // perhaps finished) until its successor has been let go, and the event keeps the queue.
+  Ref<Event> event = event_;
+  QueueBase& queue = *queue_;
   lifetime_.fetch_add(1, std::memory_order_relaxed);
   submit_to_stream();
-  submission_done(*queue);
+  submission_done(queue);
   release_lifetime();
 }
 
@@ -254,8 +255,8 @@ void Command::complete(cl_int status) {
     }
   }
   spec_ = {};  // a failed command gives back what it held before anyone sees its status
-  Ref<QueueBase> queue = std::move(queue_);
-  Ref<Event> event = std::move(event_);
+  QueueBase* queue = queue_;
+  Ref<Event> event = std::move(event_);  // holds the queue till the end
   // Pipelined: a command that never reached the stream (a failed dependency or transfer)
   // lets its successor go here; one that did has let it go already, or does so now.
   Command* next = queue->pipelined() ? queue->submission_done(*this) : nullptr;

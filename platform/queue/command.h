@@ -11,6 +11,7 @@
 
 #include "backends/backend.h"
 #include "platform/queue/event.h"
+#include "platform/queue/held_objects.h"
 #include "platform/memory/memory_access.h"
 #include "platform/memory/memory_coherence.h"
 
@@ -22,7 +23,7 @@ class QueueBase;
 struct CommandSpec {
   cl_command_type type = 0;
   backend::Operation operation;
-  std::vector<Ref<Object>> keep_alive;  // objects the work touches (memory objects)
+  HeldObjects keep_alive;  // objects the work touches (memory objects, the kernel)
   // Runs after the work (or instead of it, when a dependency failed) with the final status.
   std::function<void(cl_int)> on_finish;
   // What the work does to memory, in a context with several devices (see note_access):
@@ -32,7 +33,8 @@ struct CommandSpec {
 
 class Command final : public backend::Work, public SubmissionListener {
  public:
-  Command(Ref<QueueBase> queue, Ref<Event> event, CommandSpec spec);
+  // `event` holds `queue` for as long as the command needs it.
+  Command(QueueBase& queue, Ref<Event> event, CommandSpec spec);
 
   // Before arm(): one more event to wait for. A wait-list event that fails makes this
   // command fail with CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. Where the device can
@@ -130,7 +132,7 @@ class Command final : public backend::Work, public SubmissionListener {
   MemoryListener memory_listener_{*this};
   AfterListener after_wait_listener_{*this, true};
   AfterListener after_order_listener_{*this, false};
-  Ref<QueueBase> queue_;
+  QueueBase* queue_;  // held by event_ (an event holds its queue)
   Ref<Event> event_;
   CommandSpec spec_;
   std::atomic<int> unresolved_{1};  // the arm() guard counts as one

@@ -6,7 +6,6 @@
 
 #include "base/spin_wait.h"
 #include "base/clock.h"
-#include "platform/queue/queue_base.h"
 
 namespace cucl {
 namespace {
@@ -19,9 +18,8 @@ bool reaches(cl_int status, cl_int trigger) { return status <= trigger; }
 
 }  // namespace
 
-Event::Event(Ref<Context> context, Ref<QueueBase> queue, cl_command_type type, bool profiled)
+Event::Event(Ref<QueueBase> queue, cl_command_type type, bool profiled)
     : Object(ObjectKind::Event),
-      context_(std::move(context)),
       queue_(std::move(queue)),
       type_(type),
       profiled_(profiled),
@@ -41,7 +39,7 @@ Event::~Event() = default;  // here, where QueueBase is complete
 
 void Event::pin_handles() noexcept {
   // A handle released by a racing thread stays dead; the event itself is still fine.
-  context_pin_ = ApiRef<Context>::if_alive(context_);
+  context_pin_ = ApiRef<Context>::if_alive(Ref<Context>(&context()));
   if (queue_) queue_pin_ = ApiRef<QueueBase>::if_alive(queue_);
 }
 

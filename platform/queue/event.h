@@ -11,10 +11,10 @@
 #include "platform/objects/api_ref.h"
 #include "platform/objects/context.h"
 #include "platform/objects/object.h"
+#include "platform/queue/queue_base.h"
 
 namespace cucl {
 
-class QueueBase;
 class Event;
 
 // Something that wants to hear once when an event reaches a final status.
@@ -43,14 +43,14 @@ class Event final : public Object {
   static constexpr cl_int kInvalidHandle = CL_INVALID_EVENT;
   using Callback = void(CL_CALLBACK*)(cl_event, cl_int, void*);
 
-  // A command's event: starts CL_QUEUED. `queue` is null for user events.
-  Event(Ref<Context> context, Ref<QueueBase> queue, cl_command_type type, bool profiled);
+  // A command's event: starts CL_QUEUED. Its context is its queue's.
+  Event(Ref<QueueBase> queue, cl_command_type type, bool profiled);
   // A user event: starts CL_SUBMITTED. Its context is pinned at once (see pin_handles);
   // throws CL_INVALID_CONTEXT if the context's handle is already dead.
   explicit Event(Ref<Context> context);
   ~Event() override;
 
-  Context& context() const { return *context_; }
+  Context& context() const { return queue_ ? queue_->context() : *context_; }
   QueueBase* queue() const { return queue_.get(); }
   cl_command_type command_type() const { return type_; }
   bool is_user_event() const { return type_ == CL_COMMAND_USER; }
@@ -99,7 +99,7 @@ class Event final : public Object {
     void* user_data;
   };
 
-  Ref<Context> context_;
+  Ref<Context> context_;  // user events (a command's event reaches it through its queue)
   Ref<QueueBase> queue_;
   ApiRef<Context> context_pin_;
   ApiRef<QueueBase> queue_pin_;

@@ -7,8 +7,8 @@ namespace cucl {
 Ref<Event> Queue::enqueue(CommandSpec spec, const std::vector<Ref<Event>>& wait_list, Ordering ordering) {
   for (const auto& event : wait_list) check(&event->context() == &context(), CL_INVALID_CONTEXT);
 
-  auto event = make<Event>(Ref<Context>(&context()), Ref<QueueBase>(this), spec.type, profiling());
-  auto* command = new Command(Ref<QueueBase>(this), event, std::move(spec));
+  auto event = make<Event>(Ref<QueueBase>(this), spec.type, profiling());
+  auto* command = new Command(*this, event, std::move(spec));
 
   {
     std::lock_guard lock(mutex_);
