@@ -252,7 +252,7 @@ void measure(const Driver& driver, const Settings& settings, std::size_t bytes, 
     BENCH_CU(cuStreamSynchronize(stream));
   });
   cells[kKernelCopy].value = 2.0 * bytes / seconds / 1e9;
-  for (Row row : {kComputeFp32, kIntegerLoop, kNativeMath, kWaitCpu, kBuildFirst, kBuildAgain}) {
+  for (Row row : {kComputeFp32, kIntegerLoop, kNativeMath, kSgemm, kWaitCpu, kBuildFirst, kBuildAgain}) {
     cells[row].note = "n/a";
   }
 }

@@ -100,10 +100,12 @@ double build_milliseconds(const Session& session, const std::string& source) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-Program build_program(const Session& session) {
+}  // namespace
+
+Program build_program(const Session& session, const char* source) {
   cl_int status = CL_SUCCESS;
   cl_device_id device = session.device();
-  Program program(clCreateProgramWithSource(session.context(), 1, &kSource, nullptr, &status));
+  Program program(clCreateProgramWithSource(session.context(), 1, &source, nullptr, &status));
   check(status, "clCreateProgramWithSource");
   status = clBuildProgram(program.get(), 1, &device, nullptr, nullptr, nullptr);
   if (status == CL_BUILD_PROGRAM_FAILURE) {
@@ -124,8 +126,6 @@ Kernel create_kernel(cl_program program, const char* name) {
   return kernel;
 }
 
-}  // namespace
-
 void measure_kernels(const Session& session, cl_mem src, cl_mem dst, std::size_t bytes,
                      const Settings& settings, Cells& cells) {
   cl_command_queue queue = session.queue();
@@ -135,7 +135,7 @@ void measure_kernels(const Session& session, cl_mem src, cl_mem dst, std::size_t
   cells[kBuildFirst].value = build_milliseconds(session, source);
   cells[kBuildAgain].value = build_milliseconds(session, source);
 
-  Program program = build_program(session);
+  Program program = build_program(session, kSource);
 
   // Enqueue throughput: many launches of an empty kernel, then one clFinish.
   Kernel empty = create_kernel(program.get(), "empty");
@@ -220,6 +220,8 @@ void measure_kernels(const Session& session, cl_mem src, cl_mem dst, std::size_t
     BENCH_CL(clFinish(queue));
   });
   cells[kNativeMath].value = kNativeCalls * static_cast<double>(mad_items) / seconds / 1e9;
+
+  cells[kSgemm] = measure_sgemm(session, settings);
 }
 
 }  // namespace bench

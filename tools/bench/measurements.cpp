@@ -22,6 +22,7 @@ const std::array<Metric, kRowCount> kMetrics = {{
     {"kernel: fp32 multiply-add throughput", "GFLOPS", Better::Higher},
     {"kernel: integer loop, 2^20 dependent steps in one work-item", "us", Better::Lower},
     {"kernel: native_ math (exp, divide, sqrt, powr) throughput", "Gcalls/s", Better::Higher},
+    {"kernel: sgemm, one fixed 128x128-tiled kernel (n^3, n = 4096 on GPUs)", "GFLOPS", Better::Higher},
     {"host CPU while clFinish waits on a ~150 ms kernel (100 = one core)", "%", Better::Lower},
     {"first build of a small program", "ms", Better::Lower},
     {"the same build again", "ms", Better::Lower},
@@ -158,7 +159,7 @@ void measure_device(cl_device_id device, const Settings& settings, Cells& cells)
   // 6-7. Kernels, where the device can build OpenCL C.
   if (!device_value<cl_bool>(device, CL_DEVICE_COMPILER_AVAILABLE)) {
     for (Row row : {kKernelEnqueue, kKernelLaunch, kKernelPingPong, kKernelCopy, kComputeFp32, kIntegerLoop,
-                    kNativeMath, kWaitCpu, kBuildFirst, kBuildAgain}) {
+                    kNativeMath, kSgemm, kWaitCpu, kBuildFirst, kBuildAgain}) {
       cells[row].note = "n/a (no compiler)";
     }
     return;

@@ -39,6 +39,7 @@ enum Row : std::size_t {
   kComputeFp32,
   kIntegerLoop,
   kNativeMath,
+  kSgemm,
   kWaitCpu,
   kBuildFirst,
   kBuildAgain,
@@ -100,6 +101,13 @@ double median_of(int repetitions, Body&& timed) {
 // Fills `cells` row by row. Throws ClError on the first failing call; the rows measured
 // before it keep their values.
 void measure_device(cl_device_id device, const Settings& settings, Cells& cells);
+
+// Builds `source` for the session's device; the build log goes to stderr when it fails.
+Program build_program(const Session& session, const char* source);
+Kernel create_kernel(cl_program program, const char* name);
+
+// The sgemm row: one fixed tiled kernel (sgemm_measurement.cpp), checked against the host.
+Cell measure_sgemm(const Session& session, const Settings& settings);
 
 // The kernel and build rows (need a compiler; the caller checks CL_DEVICE_COMPILER_AVAILABLE).
 void measure_kernels(const Session& session, cl_mem src, cl_mem dst, std::size_t bytes,
