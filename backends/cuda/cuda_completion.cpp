@@ -18,6 +18,12 @@ constexpr auto kIdleSpin = std::chrono::microseconds(50);
 // sleeping on it (CU_EVENT_BLOCKING_SYNC) costs no processor but a wake-up of tens of
 // microseconds in a virtual machine (backends/spin_wait.h).
 constexpr auto kEventSpin = std::chrono::microseconds(2000);
+// A transfer between host memory and the GPU lasts at least its bytes over the bus: a waiter
+// watches it that much longer (at this rate, below any current link's; at most kMaxWatch),
+// so the end of a large map, unmap, read or write is seen as it comes rather than after a
+// wake-up. Kernels' lengths are unknown: they get kEventSpin and then sleep.
+constexpr double kSlowestBusBytesPerUs = 20e3;  // 20 GB/s
+constexpr auto kMaxWatch = std::chrono::microseconds(50000);
 // While the stream is far behind its submitter, every few items carry a checkpoint event,
 // so that the first of a long run of queued items finishes when it is done, not when the
 // whole run is. Below that depth the completion thread keeps up and records one event per
@@ -35,7 +41,23 @@ constexpr auto kSubmitterPause = std::chrono::microseconds(20);
 // end, so a steady stream of new work cannot hold it back.
 constexpr auto kMergeWindow = std::chrono::microseconds(200);
 
+size_t host_transfer_bytes(const Operation& operation) {
+  if (const auto* copy = std::get_if<op::Copy>(&operation)) {
+    return copy->src.memory && copy->dst.memory ? 0 : copy->size;
+  }
+  if (const auto* map = std::get_if<op::Map>(&operation)) return map->needs_read ? map->size : 0;
+  if (const auto* unmap = std::get_if<op::Unmap>(&operation)) return unmap->needs_write ? unmap->size : 0;
+  return 0;
+}
+
 }  // namespace
+
+std::chrono::microseconds CompletionQueue::watch_for(const std::vector<Item>& batch, size_t index) {
+  double bytes = 0;
+  for (size_t i = index; i < batch.size(); ++i) bytes += static_cast<double>(host_transfer_bytes(batch[i].work->operation()));
+  const auto transfer = std::chrono::microseconds(static_cast<int64_t>(bytes / kSlowestBusBytesPerUs));
+  return std::min(kEventSpin + transfer, std::max(kEventSpin, kMaxWatch));
+}
 
 std::shared_ptr<CompletionQueue> CompletionQueue::start(std::shared_ptr<CudaContext> context, CUstream stream,
                                                         std::shared_ptr<DeviceClock> clock) {
@@ -163,7 +185,7 @@ std::optional<cl_int> CompletionQueue::wait_through(const std::vector<Item>& bat
         result = driver.cuStreamQuery(stream_);
         return result != CUDA_ERROR_NOT_READY;
       },
-      kEventSpin);
+      watch_for(batch, index));
   if (merge) return std::nullopt;
   tail_since_ = Clock::time_point{};
   if (result != CUDA_ERROR_NOT_READY) return status_of(result);
