@@ -12,23 +12,12 @@
 // peak number of live objects plus the quarantine.
 #include <cstddef>
 #include <deque>
-#include <mutex>
 #include <new>
 #include <unordered_map>
 
+#include "base/poison.h"
+#include "base/spin_lock.h"
 #include "platform/objects/object.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define CUCL_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CUCL_ASAN 1
-#endif
-#endif
-
-#ifdef CUCL_ASAN
-#include <sanitizer/asan_interface.h>
-#endif
 
 namespace cucl {
 namespace {
@@ -55,9 +44,7 @@ class ObjectMemory {
       if (it != parked_.end() && it->second.size() > kQuarantine) {
         void* block = it->second.front();
         it->second.pop_front();
-#ifdef CUCL_ASAN
-        ASAN_UNPOISON_MEMORY_REGION(block, bytes);
-#endif
+        unpoison(block, bytes);
         return block;
       }
     }
@@ -66,17 +53,15 @@ class ObjectMemory {
 
   void park(void* block, size_t size) {
     size_t bytes = size_class(size);
-#ifdef CUCL_ASAN
     // cucl itself must never touch a dead object; the (uninstrumented) loader may still read
     // the dispatch pointer.
-    ASAN_POISON_MEMORY_REGION(block, bytes);
-#endif
+    poison(block, bytes);
     std::lock_guard lock(mutex_);
     parked_[bytes].push_back(block);
   }
 
  private:
-  std::mutex mutex_;
+  SpinLock mutex_;  // taken for every command's event, by the thread that makes it and the one that frees it
   std::unordered_map<size_t, std::deque<void*>> parked_;
 };
 

@@ -33,6 +33,11 @@ struct CommandSpec {
 
 class Command final : public backend::Work, public SubmissionListener {
  public:
+  // Commands are made by the enqueuing thread and freed by the one that finishes them:
+  // their blocks are recycled (command_memory.cpp) rather than handed across malloc's arenas.
+  static void* operator new(std::size_t size);
+  static void operator delete(void* memory, std::size_t size);
+
   // `event` holds `queue` for as long as the command needs it.
   Command(QueueBase& queue, Ref<Event> event, CommandSpec spec);
 

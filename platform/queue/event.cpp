@@ -86,7 +86,7 @@ bool Event::set_status(cl_int status) {
       listeners.insert(listeners.end(), submission_listeners_.begin(), submission_listeners_.end());
       submission_listeners_.clear();
       final_.store(true, std::memory_order_release);
-      done_.notify_all();
+      if (sleepers_ != 0) done_.notify_all();
     }
   }
   // Keep the event alive while callbacks and listeners run: they may release it.
@@ -124,7 +124,11 @@ cl_int Event::wait() {
   } notice(queue_ ? &queue_->stream() : nullptr);
   if (watch) spin_until([this] { return final_.load(std::memory_order_acquire); }, kWatch);
   std::unique_lock lock(mutex_);
-  done_.wait(lock, [this] { return status_ <= CL_COMPLETE; });
+  while (status_ > CL_COMPLETE) {
+    ++sleepers_;
+    done_.wait(lock);
+    --sleepers_;
+  }
   return status_;
 }
 

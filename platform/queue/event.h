@@ -110,6 +110,7 @@ class Event final : public Object {
   std::condition_variable done_;
   std::atomic<bool> final_{false};  // status_ is final: wait() watches it before it sleeps
   std::atomic<bool> observed_{false};
+  unsigned sleepers_ = 0;  // threads asleep on done_ (guarded by mutex_): only then is it notified
   cl_int status_;
   std::vector<PendingCallback> callbacks_;
   std::vector<EventListener*> listeners_;

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <vector>
 
+#include "base/spin_lock.h"
 #include "platform/queue/command.h"
 #include "platform/queue/event.h"
 #include "platform/queue/queue_base.h"
@@ -40,7 +41,7 @@ class Queue final : public QueueBase {
   // Registers the dependencies `ordering` implies; called with mutex_ held.
   void order(Command& command, Event* event, const std::vector<Ref<Event>>& wait_list, Ordering ordering);
 
-  std::mutex mutex_;
+  SpinLock mutex_;  // short sections, taken by the enqueuing thread and the finishing one per command
   UnfinishedEvents unfinished_;            // each holds its event
   Event* last_ = nullptr;                  // in-order: the newest unfinished command
   Event* barrier_ = nullptr;               // out-of-order: the newest unfinished barrier
