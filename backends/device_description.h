@@ -159,6 +159,19 @@ struct DeviceDescription {
   std::array<cl_uchar, CL_UUID_SIZE_KHR> uuid{};
   std::array<cl_uchar, CL_UUID_SIZE_KHR> driver_uuid{};
   cl_device_pci_bus_info_khr pci_bus_info{};
+
+  // cl_nv_device_attribute_query (answered only where listed in extensions; its PCI bus,
+  // slot and domain come from pci_bus_info)
+  struct NvAttributes {
+    cl_uint compute_capability_major = 0;
+    cl_uint compute_capability_minor = 0;
+    cl_uint registers_per_block = 0;
+    cl_uint warp_size = 0;
+    cl_uint async_engine_count = 0;
+    cl_bool gpu_overlap = CL_FALSE;
+    cl_bool kernel_exec_timeout = CL_FALSE;
+    cl_bool integrated_memory = CL_FALSE;
+  } nv;
 };
 
 }  // namespace cucl::backend

@@ -152,6 +152,37 @@ TEST(CudaDevice, UuidAndPciBusInfoDescribeTheRealDevice) {
   EXPECT_EQ(id, "0x10de") << path;
 }
 
+// cl_nv_device_attribute_query, as NVIDIA's OpenCL answers it: applications pick their code
+// by compute capability and warp size, and find the GPU on the bus by its PCI ids.
+TEST(CudaDevice, NvidiaAttributeQueriesDescribeTheRealDevice) {
+  cl_device_id gpu = first_gpu();
+  CUCL_REQUIRE_GPU(gpu);
+  ASSERT_TRUE(has_extension(gpu, "cl_nv_device_attribute_query"));
+  const auto major = device_value<cl_uint>(gpu, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV);
+  const auto minor = device_value<cl_uint>(gpu, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV);
+  EXPECT_GE(major, 5u);  // the oldest architecture CUDA 12 supports
+  EXPECT_LT(minor, 10u);
+  EXPECT_EQ(device_value<cl_uint>(gpu, CL_DEVICE_WARP_SIZE_NV), 32u);
+  // A work-group of the device's largest size gets at least 32 registers per work-item.
+  EXPECT_GE(device_value<cl_uint>(gpu, CL_DEVICE_REGISTERS_PER_BLOCK_NV),
+            32 * device_value<size_t>(gpu, CL_DEVICE_MAX_WORK_GROUP_SIZE));
+  EXPECT_GE(device_value<cl_uint>(gpu, 0x4007 /* CL_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT_NV */), 1u);
+  // A discrete GPU: its own memory, and the bus ids cl_khr_pci_bus_info gives.
+  EXPECT_EQ(device_value<cl_bool>(gpu, CL_DEVICE_INTEGRATED_MEMORY_NV),
+            device_value<cl_bool>(gpu, CL_DEVICE_HOST_UNIFIED_MEMORY));
+  auto pci = device_value<cl_device_pci_bus_info_khr>(gpu, CL_DEVICE_PCI_BUS_INFO_KHR);
+  EXPECT_EQ(device_value<cl_uint>(gpu, 0x4008 /* CL_DEVICE_PCI_BUS_ID_NV */), pci.pci_bus);
+  EXPECT_EQ(device_value<cl_uint>(gpu, 0x4009 /* CL_DEVICE_PCI_SLOT_ID_NV */), pci.pci_device);
+  EXPECT_EQ(device_value<cl_uint>(gpu, 0x400A /* CL_DEVICE_PCI_DOMAIN_ID_NV */), pci.pci_domain);
+  cl_bool flag = CL_TRUE;
+  for (cl_device_info param : {CL_DEVICE_GPU_OVERLAP_NV, CL_DEVICE_KERNEL_EXEC_TIMEOUT_NV}) {
+    ASSERT_EQ(clGetDeviceInfo(gpu, param, sizeof flag, &flag, nullptr), CL_SUCCESS) << param;
+    EXPECT_TRUE(flag == CL_TRUE || flag == CL_FALSE) << param;
+  }
+  cl_uint too_small = 0;
+  EXPECT_EQ(clGetDeviceInfo(gpu, CL_DEVICE_WARP_SIZE_NV, sizeof too_small - 1, &too_small, nullptr), CL_INVALID_VALUE);
+}
+
 TEST(CudaDevice, BuildsAreRefusedWhileTheDeviceHasNoCompiler) {
   cl_device_id gpu = first_gpu();
   CUCL_REQUIRE_GPU(gpu);

@@ -115,6 +115,7 @@ DEVICE_TEST(EveryQueryReportsItsSizeAndWritesExactlyThat) {
 DEVICE_TEST(UnknownQueriesAndWrongHandlesAreRejected) {
   cl_uint value = 0;
   for (cl_device_info unknown : {cl_device_info{0}, cl_device_info{0x0FFF}, cl_device_info{0x105F + 0x1000},
+                                 cl_device_info{0x400B} /* past cl_nv_device_attribute_query's */,
                                  cl_device_info{CL_PLATFORM_NAME}, cl_device_info{CL_CONTEXT_DEVICES}}) {
     EXPECT_EQ(clGetDeviceInfo(device, unknown, sizeof value, &value, nullptr), CL_INVALID_VALUE) << unknown;
     EXPECT_EQ(clGetDeviceInfo(device, unknown, 0, nullptr, nullptr), CL_INVALID_VALUE) << unknown;
@@ -125,6 +126,10 @@ DEVICE_TEST(UnknownQueriesAndWrongHandlesAreRejected) {
       {CL_DEVICE_UUID_KHR, "cl_khr_device_uuid"},
       {CL_DEVICE_NODE_MASK_KHR, "cl_khr_device_uuid"},
       {CL_DEVICE_PCI_BUS_INFO_KHR, "cl_khr_pci_bus_info"},
+      {CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, "cl_nv_device_attribute_query"},
+      {CL_DEVICE_WARP_SIZE_NV, "cl_nv_device_attribute_query"},
+      {cl_device_info{0x4009}, "cl_nv_device_attribute_query"},  // CL_DEVICE_PCI_SLOT_ID_NV
+      {cl_device_info{0x400A}, "cl_nv_device_attribute_query"},  // CL_DEVICE_PCI_DOMAIN_ID_NV
   };
   for (const auto& [param, extension] : extension_queries) {
     size_t size = 0;

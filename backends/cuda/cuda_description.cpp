@@ -128,7 +128,18 @@ DeviceDescription describe_cuda_device(const CudaDriver& driver, CUdevice device
   d.queue_on_host_properties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
 
   const cl_version v1 = CL_MAKE_VERSION(1, 0, 0);
-  d.extensions = {{v1, "cl_khr_extended_versioning"}, {v1, "cl_khr_device_uuid"}, {v1, "cl_khr_pci_bus_info"}};
+  d.extensions = {{v1, "cl_khr_extended_versioning"},
+                  {v1, "cl_khr_device_uuid"},
+                  {v1, "cl_khr_pci_bus_info"},
+                  {v1, "cl_nv_device_attribute_query"}};
+  d.nv.compute_capability_major = static_cast<cl_uint>(attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR));
+  d.nv.compute_capability_minor = static_cast<cl_uint>(attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR));
+  d.nv.registers_per_block = static_cast<cl_uint>(attribute(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK));
+  d.nv.warp_size = static_cast<cl_uint>(attribute(CU_DEVICE_ATTRIBUTE_WARP_SIZE, 32));
+  d.nv.async_engine_count = static_cast<cl_uint>(attribute(CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT));
+  d.nv.gpu_overlap = attribute(CU_DEVICE_ATTRIBUTE_GPU_OVERLAP) ? CL_TRUE : CL_FALSE;
+  d.nv.kernel_exec_timeout = attribute(CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT) ? CL_TRUE : CL_FALSE;
+  d.nv.integrated_memory = attribute(CU_DEVICE_ATTRIBUTE_INTEGRATED) ? CL_TRUE : CL_FALSE;
   CUuuid uuid{};
   if (driver.cuDeviceGetUuid(&uuid, device) == CUDA_SUCCESS) std::memcpy(d.uuid.data(), uuid.bytes, CL_UUID_SIZE_KHR);
   d.driver_uuid = driver_uuid(driver.version);
