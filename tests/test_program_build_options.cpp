@@ -137,7 +137,8 @@ bool is_api_only_extension(const std::string& name) {
       "cl_khr_extended_versioning", "cl_khr_icd",        "cl_khr_il_program",     "cl_khr_device_uuid",
       "cl_khr_pci_bus_info",        "cl_khr_spirv_queries", "cl_khr_suggested_local_work_size",
       "cl_khr_command_buffer",      "cl_khr_create_command_queue", "cl_khr_priority_hints",
-      "cl_khr_throttle_hints",      "cl_khr_semaphore",  "cl_khr_external_memory", "cl_khr_terminate_context"};
+      "cl_khr_throttle_hints",      "cl_khr_semaphore",  "cl_khr_external_memory", "cl_khr_terminate_context",
+      "cl_nv_device_attribute_query"};
   return api_only.count(name) != 0;
 }
 
