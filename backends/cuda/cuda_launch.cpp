@@ -132,6 +132,8 @@ class GroupLauncher {
           for (unsigned d = 0; d < 3; ++d) {
             grid[d] = static_cast<unsigned>(std::min(kMaxGrid[d], groups[d] - start[d]));
             launch_context_.group_offset[d] = base[d] + start[d];
+            launch_context_.global_base[d] = launch_context_.global_offset[d] +
+                                             launch_context_.group_offset[d] * launch_context_.enqueued_local_size[d];
           }
           // The driver copies the parameter values here, so the next launch may change them.
           CUresult result = driver_.cuLaunchKernel(function_, grid[0], grid[1], grid[2], static_cast<unsigned>(block[0]),

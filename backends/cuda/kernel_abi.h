@@ -19,6 +19,10 @@ namespace cucl::backend::cuda {
 
 constexpr uint32_t kLocalArgumentAlignment = 128;  // every OpenCL C type fits
 
+// The version of this contract, part of the code target (nvptx_code_target): code made for
+// another layout of LaunchContext is not loaded (from the cache or a program binary).
+constexpr unsigned kLaunchAbiVersion = 2;
+
 // One CUDA launch of (part of) an NDRange. A non-uniform NDRange is launched as up to 8
 // regions (full groups and the remainder groups of each dimension); `group_offset` is
 // the group id of the region's first block, so get_group_id = group_offset + ctaid.
@@ -28,15 +32,19 @@ struct LaunchContext {
   uint64_t enqueued_local_size[3];
   uint64_t num_groups[3];
   uint64_t group_offset[3];
+  // global_offset + group_offset * enqueued_local_size: the global id of the region's first
+  // work-item, so that get_global_id is global_base + ctaid * enqueued_local_size + tid with
+  // one 32 x 32 -> 64-bit multiply (the enqueued local size fits 32 bits, ctaid does).
+  uint64_t global_base[3];
   uint64_t printf_buffer;  // device address of the printf buffer (backends/printf_format.h); 0 if unused
   uint32_t work_dim;
   uint32_t reserved;
 };
-static_assert(sizeof(LaunchContext) == 136);
+static_assert(sizeof(LaunchContext) == 160);
 
 // Field indices of LaunchContext as the code generator's LLVM struct type sees it.
 enum LaunchContextField : unsigned {
-  kGlobalOffset, kGlobalSize, kEnqueuedLocalSize, kNumGroups, kGroupOffset, kPrintfBuffer, kWorkDim
+  kGlobalOffset, kGlobalSize, kEnqueuedLocalSize, kNumGroups, kGroupOffset, kGlobalBase, kPrintfBuffer, kWorkDim
 };
 
 }  // namespace cucl::backend::cuda

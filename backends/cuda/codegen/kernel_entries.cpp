@@ -30,7 +30,7 @@ llvm::StructType* launch_context_type(llvm::LLVMContext& c) {
   llvm::Type* dims = llvm::ArrayType::get(llvm::Type::getInt64Ty(c), 3);
   llvm::Type* i64 = llvm::Type::getInt64Ty(c);
   llvm::Type* i32 = llvm::Type::getInt32Ty(c);
-  return llvm::StructType::get(c, {dims, dims, dims, dims, dims, i64, i32, i32});
+  return llvm::StructType::get(c, {dims, dims, dims, dims, dims, dims, i64, i32, i32});
 }
 
 bool is_local_pointer(llvm::Type* type) { return type->isPointerTy() && type->getPointerAddressSpace() == kShared; }
@@ -144,10 +144,13 @@ class BuiltinLowering {
         case WorkItemBuiltin::LocalId: return special(b, kThreadId, d);
         case WorkItemBuiltin::LocalSize: return special(b, kBlockSize, d);
         case WorkItemBuiltin::GroupId: return group_id(b, d);
-        case WorkItemBuiltin::GlobalId:
-          return b.CreateAdd(b.CreateAdd(b.CreateMul(group_id(b, d), field(b, kEnqueuedLocalSize, d)),
-                                         special(b, kThreadId, d)),
-                             field(b, kGlobalOffset, d));
+        case WorkItemBuiltin::GlobalId: {
+          // Both factors are zero-extended 32-bit values: one mul.wide.u32.
+          llvm::Value* local = b.CreateZExt(b.CreateTrunc(field(b, kEnqueuedLocalSize, d), b.getInt32Ty()),
+                                            b.getInt64Ty());
+          llvm::Value* in_region = b.CreateNUWMul(special(b, kBlockId, d), local);
+          return b.CreateAdd(b.CreateAdd(field(b, kGlobalBase, d), in_region), special(b, kThreadId, d));
+        }
         case WorkItemBuiltin::EnqueuedLocalSize: return field(b, kEnqueuedLocalSize, d);
         case WorkItemBuiltin::GlobalSize: return field(b, kGlobalSize, d);
         case WorkItemBuiltin::NumGroups: return field(b, kNumGroups, d);

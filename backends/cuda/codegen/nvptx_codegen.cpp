@@ -16,6 +16,7 @@
 #include "backends/cuda/codegen/divide_sqrt.h"
 #include "backends/cuda/codegen/kernel_entries.h"
 #include "backends/cuda/codegen/loop_latches.h"
+#include "backends/cuda/kernel_abi.h"
 #include "backends/cuda/nvptx_program.h"
 #include "base/settings.h"
 #include "libclc-builtins/builtins.h"
@@ -60,7 +61,8 @@ NvptxTarget nvptx_target_for(int major, int minor) {
 }
 
 std::string nvptx_code_target(const NvptxTarget& target) {
-  return std::string(kTriple) + "/sm_" + std::to_string(target.sm) + "/ptx" + std::to_string(target.ptx);
+  return std::string(kTriple) + "/sm_" + std::to_string(target.sm) + "/ptx" + std::to_string(target.ptx) + "/abi" +
+         std::to_string(kLaunchAbiVersion);
 }
 
 CodegenResult generate_nvptx_code(std::string_view bitcode, const CodegenOptions& options, const NvptxTarget& target) {
