@@ -1,0 +1,72 @@
+// The objects a command holds (platform/queue/held_objects.h): up to three inline, more in a
+// vector, each held exactly as long as the list holds it.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "platform/queue/held_objects.h"
+
+// Objects point their handles at the ICD's dispatch table (icd/dispatch.cpp); this test
+// has no entry points, and no handle reaches an application.
+const cl_icd_dispatch cucl::kDispatchTable{};
+
+namespace cucl {
+namespace {
+
+// An object that counts its destruction.
+class Counted final : public Object {
+ public:
+  Counted(int id, int& destroyed) : Object(ObjectKind::Memory), id(id), destroyed_(destroyed) {}
+  ~Counted() override { ++destroyed_; }
+  const int id;
+
+ private:
+  int& destroyed_;
+};
+
+std::vector<int> ids(HeldObjects& held) {
+  std::vector<int> result;
+  for (Ref<Object>& object : held) result.push_back(static_cast<Counted*>(object.get())->id);
+  return result;
+}
+
+TEST(HeldObjects, KeepsEveryObjectInOrderInlineAndBeyond) {
+  int destroyed = 0;
+  for (int count : {0, 1, 3, 4, 9}) {
+    {
+      HeldObjects held;
+      for (int i = 0; i < count; ++i) held.push_back(make<Counted>(i, destroyed));
+      ASSERT_EQ(held.size(), static_cast<size_t>(count));
+      std::vector<int> expected;
+      for (int i = 0; i < count; ++i) expected.push_back(i);
+      EXPECT_EQ(ids(held), expected) << count;
+      EXPECT_EQ(destroyed, 0) << "the list holds them";
+    }
+    EXPECT_EQ(destroyed, count) << "and lets every one go";
+    destroyed = 0;
+  }
+}
+
+TEST(HeldObjects, MovingHandsTheObjectsOverAndClearReleasesThem) {
+  int destroyed = 0;
+  for (int count : {2, 5}) {
+    HeldObjects from;
+    for (int i = 0; i < count; ++i) from.push_back(make<Counted>(10 + i, destroyed));
+    HeldObjects to = std::move(from);
+    EXPECT_EQ(from.size(), 0u);
+    EXPECT_EQ(to.size(), static_cast<size_t>(count));
+    HeldObjects other{make<Counted>(99, destroyed)};
+    other = std::move(to);  // the 99 goes
+    EXPECT_EQ(destroyed, 1);
+    EXPECT_EQ(ids(other).front(), 10);
+    other.clear();
+    EXPECT_EQ(destroyed, count + 1);
+    other.push_back(make<Counted>(7, destroyed));  // usable again after clear
+    EXPECT_EQ(ids(other), std::vector<int>{7});
+    other.clear();
+    destroyed = 0;
+  }
+}
+
+}  // namespace
+}  // namespace cucl
