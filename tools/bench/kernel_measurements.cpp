@@ -82,7 +82,7 @@ Cell waiting_cpu(const Session& session, cl_kernel loop, double loop_seconds) {
     auto start = std::chrono::steady_clock::now();
     BENCH_CL(clEnqueueNDRangeKernel(queue, loop, 1, nullptr, &one, nullptr, 0, nullptr, nullptr));
     BENCH_CL(clFinish(queue));
-    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    double wall = seconds_since(start);
     return (cpu_seconds() - cpu) / wall * 100.0;
   });
   BENCH_CL(clSetKernelArg(loop, 1, sizeof kIntegerLoopSteps, &kIntegerLoopSteps));
@@ -97,7 +97,7 @@ double build_milliseconds(const Session& session, const std::string& source) {
   Program program(clCreateProgramWithSource(session.context(), 1, &text, nullptr, &status));
   check(status, "clCreateProgramWithSource");
   check(clBuildProgram(program.get(), 1, &device, nullptr, nullptr, nullptr), "clBuildProgram");
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return seconds_since(start) * 1e3;
 }
 
 }  // namespace

@@ -63,7 +63,7 @@ void measure_maps(const Session& session, std::size_t bytes, const Settings& set
     auto start = std::chrono::steady_clock::now();
     void* mapped = map(CL_MAP_READ);
     BENCH_CL(clFinish(queue));
-    double taken = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    double taken = seconds_since(start);
     unmap(mapped);
     return taken;
   });
@@ -72,7 +72,7 @@ void measure_maps(const Session& session, std::size_t bytes, const Settings& set
     void* mapped = map(CL_MAP_WRITE);
     auto start = std::chrono::steady_clock::now();
     unmap(mapped);
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return seconds_since(start);
   });
   cells[kUnmapWrite].value = gigabytes_per_second(bytes, seconds);
 }

@@ -72,22 +72,8 @@ class Session {
   Queue queue_;
 };
 
-// Runs `body` once to warm up, then `repetitions` times; returns the median time in seconds.
-template <typename Body>
-double median_seconds(int repetitions, Body&& body) {
-  body();  // warm-up: first-touch page faults, lazy allocations, JIT, caches
-  std::vector<double> times;
-  for (int i = 0; i < repetitions; ++i) {
-    auto start = std::chrono::steady_clock::now();
-    body();
-    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  std::sort(times.begin(), times.end());
-  std::size_t mid = times.size() / 2;
-  return times.size() % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
-}
-
-// The median of `repetitions` runs of `timed` (seconds it reports), after one warm-up run.
+// The median of `repetitions` runs of `timed` (seconds it reports), after one warm-up run
+// (first-touch page faults, lazy allocations, JIT, caches).
 template <typename Body>
 double median_of(int repetitions, Body&& timed) {
   timed();
@@ -96,6 +82,20 @@ double median_of(int repetitions, Body&& timed) {
   std::sort(times.begin(), times.end());
   std::size_t mid = times.size() / 2;
   return times.size() % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
+}
+
+inline double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Runs `body` once to warm up, then `repetitions` times; returns the median time in seconds.
+template <typename Body>
+double median_seconds(int repetitions, Body&& body) {
+  return median_of(repetitions, [&] {
+    auto start = std::chrono::steady_clock::now();
+    body();
+    return seconds_since(start);
+  });
 }
 
 // Fills `cells` row by row. Throws ClError on the first failing call; the rows measured

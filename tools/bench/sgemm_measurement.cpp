@@ -5,7 +5,6 @@
 // on one kernel; it is checked against the host before its time counts.
 #include "measurements.h"
 
-#include <cmath>
 #include <cstdint>
 #include <vector>
 
