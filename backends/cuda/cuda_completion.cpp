@@ -24,6 +24,7 @@ constexpr auto kEventSpin = std::chrono::microseconds(2000);
 // wake-up. Kernels' lengths are unknown: they get kEventSpin and then sleep.
 constexpr double kSlowestBusBytesPerUs = 20e3;  // 20 GB/s
 constexpr auto kMaxWatch = std::chrono::microseconds(50000);
+static_assert(kMaxWatch > kEventSpin);
 // While the stream is far behind its submitter, every few items carry a checkpoint event,
 // so that the first of a long run of queued items finishes when it is done, not when the
 // whole run is. Below that depth the completion thread keeps up and records one event per
@@ -56,7 +57,7 @@ std::chrono::microseconds CompletionQueue::watch_for(const std::vector<Item>& ba
   double bytes = 0;
   for (size_t i = index; i < batch.size(); ++i) bytes += static_cast<double>(host_transfer_bytes(batch[i].work->operation()));
   const auto transfer = std::chrono::microseconds(static_cast<int64_t>(bytes / kSlowestBusBytesPerUs));
-  return std::min(kEventSpin + transfer, std::max(kEventSpin, kMaxWatch));
+  return std::min(kEventSpin + transfer, kMaxWatch);
 }
 
 std::shared_ptr<CompletionQueue> CompletionQueue::start(std::shared_ptr<CudaContext> context, CUstream stream,

@@ -31,8 +31,6 @@ class CudaMemory final : public Memory {
   void* map_pointer(size_t offset, size_t size) override;
   void unmap_pointer(void* mapped) override;
   void write_now(size_t offset, const void* src, size_t size) override;
-  // For tests: page-locked bytes held for maps.
-  size_t map_bytes_held() const { return map_regions_ ? map_regions_->bytes_held() : 0; }
 
  private:
   CudaMemory(std::shared_ptr<CudaContext> context, size_t size, char* host_ptr)

@@ -33,8 +33,8 @@ struct LaunchContext {
   uint64_t num_groups[3];
   uint64_t group_offset[3];
   // global_offset + group_offset * enqueued_local_size: the global id of the region's first
-  // work-item, so that get_global_id is global_base + ctaid * enqueued_local_size + tid with
-  // one 32 x 32 -> 64-bit multiply (the enqueued local size fits 32 bits, ctaid does).
+  // work-item, so that get_global_id is global_base + ctaid * enqueued_local_size + tid, a
+  // product of two 32-bit values (the enqueued local size fits 32 bits, ctaid does).
   uint64_t global_base[3];
   uint64_t printf_buffer;  // device address of the printf buffer (backends/printf_format.h); 0 if unused
   uint32_t work_dim;

@@ -64,7 +64,6 @@ class Object {
   std::atomic<uint32_t> holds_{1};  // the creator's hold, adopted by the first Ref
 };
 
-// An owning pointer that holds the object (internal count) for its lifetime.
 // The set of live API handles. Every entry point turns a handle into an object through
 // the registry, so a wrong, dangling or foreign pointer gives an error, never a crash.
 // It lives with Object because each needs the other: an object leaves the registry when
@@ -87,6 +86,7 @@ class Registry {
   std::array<Shard, 16> shards_;
 };
 
+// An owning pointer that holds the object (internal count) for its lifetime.
 template <class T>
 class Ref {
  public:

@@ -145,7 +145,8 @@ class BuiltinLowering {
         case WorkItemBuiltin::LocalSize: return special(b, kBlockSize, d);
         case WorkItemBuiltin::GroupId: return group_id(b, d);
         case WorkItemBuiltin::GlobalId: {
-          // Both factors are zero-extended 32-bit values: one mul.wide.u32.
+          // Both factors are zero-extended 32-bit values (LLVM 15 still emits mul.lo.s64 for
+          // them; ptxas may narrow it), where the whole product used to take two 64-bit fields.
           llvm::Value* local = b.CreateZExt(b.CreateTrunc(field(b, kEnqueuedLocalSize, d), b.getInt32Ty()),
                                             b.getInt64Ty());
           llvm::Value* in_region = b.CreateNUWMul(special(b, kBlockId, d), local);
