@@ -9,6 +9,8 @@
 #include <atomic>
 #include <thread>
 
+#include "base/spin_wait.h"
+
 namespace cucl {
 
 class SpinLock {
@@ -21,9 +23,7 @@ class SpinLock {
     for (unsigned spins = 0;; ++spins) {
       if (!locked_.exchange(true, std::memory_order_acquire)) return;
       while (locked_.load(std::memory_order_relaxed)) {
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#endif
+        cpu_relax();
         if (++spins % 256 == 0) std::this_thread::yield();
       }
     }

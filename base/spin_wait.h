@@ -8,6 +8,13 @@
 
 namespace cucl {
 
+// One turn of a busy wait: tells the core this thread only watches (x86 `pause`).
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
 // Spins until `done()` or `limit` has passed: a pause loop for the first 50 us, then the
 // core is yielded between looks. True when done.
 template <class Done>
@@ -16,9 +23,7 @@ bool spin_until(Done done, std::chrono::microseconds limit) {
   const auto start = std::chrono::steady_clock::now();
   for (unsigned i = 1;; ++i) {
     if (done()) return true;
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
+    cpu_relax();
     if (i % 64 != 0) continue;
     const auto waited = std::chrono::steady_clock::now() - start;
     if (waited > limit) return done();

@@ -35,8 +35,6 @@ Event::Event(Ref<Context> context)
       profiled_(false),
       status_(CL_SUBMITTED) {}
 
-Event::~Event() = default;  // here, where QueueBase is complete
-
 void Event::pin_handles() noexcept {
   // A handle released by a racing thread stays dead; the event itself is still fine.
   context_pin_ = ApiRef<Context>::if_alive(Ref<Context>(&context()));

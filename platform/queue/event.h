@@ -48,7 +48,7 @@ class Event final : public Object {
   // A user event: starts CL_SUBMITTED. Its context is pinned at once (see pin_handles);
   // throws CL_INVALID_CONTEXT if the context's handle is already dead.
   explicit Event(Ref<Context> context);
-  ~Event() override;
+  ~Event() override = default;
 
   Context& context() const { return queue_ ? queue_->context() : *context_; }
   QueueBase* queue() const { return queue_.get(); }
