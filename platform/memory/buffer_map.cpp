@@ -50,18 +50,14 @@ void* enqueue_map_buffer(Queue& queue, Buffer& buffer, bool blocking, cl_map_fla
   spec.type = CL_COMMAND_MAP_BUFFER;
   spec.operation = backend::op::Map{location, pointer, size, reads};
   spec.keep_alive = {Ref<Object>(&buffer)};
-  Ref<Event> event;
   try {
     // The mapped bytes start as the current ones (the unmap writes them back).
     if (reads) note_access(spec.accesses, queue.device(), buffer, offset, size, Access::Read);
-    event = submit(queue, std::move(spec), num_events, wait_list, event_out);
+    // A blocking map whose command failed ends here too (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST).
+    submit(queue, std::move(spec), num_events, wait_list, event_out, blocking);
   } catch (...) {
     forget(buffer, pointer);
     throw;
-  }
-  if (blocking && event->wait() != CL_COMPLETE) {
-    forget(buffer, pointer);
-    fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
   }
   return pointer;
 }

@@ -244,17 +244,22 @@ void Command::ordered_done(cl_int status, bool carries_failure) {
   schedule();
 }
 
-void Command::complete(cl_int status) {
-  device_ordered_.clear();
-  points_.clear();
-  if (spec_.on_finish) {
+cl_int end_work(CommandSpec& spec, cl_int status) {
+  if (spec.on_finish) {
     try {
-      spec_.on_finish(status);
+      spec.on_finish(status);
     } catch (...) {
       if (status >= 0) status = CL_OUT_OF_RESOURCES;
     }
   }
-  spec_ = {};  // a failed command gives back what it held before anyone sees its status
+  spec = {};
+  return status;
+}
+
+void Command::complete(cl_int status) {
+  device_ordered_.clear();
+  points_.clear();
+  status = end_work(spec_, status);
   QueueBase* queue = queue_;
   Ref<Event> event = std::move(event_);  // holds the queue till the end
   // Pipelined: a command that never reached the stream (a failed dependency or transfer)

@@ -31,6 +31,11 @@ struct CommandSpec {
   std::vector<MemoryAccess> accesses;
 };
 
+// The end of a command's work: runs `spec.on_finish` with `status` and lets go of everything
+// the spec holds (a failed command gives back what it held before anyone sees its status).
+// Returns the final status: CL_OUT_OF_RESOURCES if on_finish threw on a successful command.
+cl_int end_work(CommandSpec& spec, cl_int status);
+
 class Command final : public backend::Work, public SubmissionListener {
  public:
   // Commands are made by the enqueuing thread and freed by the one that finishes them:

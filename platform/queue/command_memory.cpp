@@ -1,7 +1,7 @@
-// Blocks for Command objects. A command is made on the application's thread and freed on
-// the thread that finishes it; through malloc every such free locks the arena of the
-// thread that made it, and under contention both threads sleep and wake each other in the
-// kernel. Here freed blocks wait on a list that the next command takes from.
+// Blocks for Command and DirectCommand objects. A command is made on the application's
+// thread and freed on the thread that finishes it; through malloc every such free locks the
+// arena of the thread that made it, and under contention both threads sleep and wake each
+// other in the kernel. Here freed blocks wait on a list that the next command takes from.
 #include <cstddef>
 #include <mutex>
 #include <new>
@@ -10,10 +10,13 @@
 #include "base/poison.h"
 #include "base/spin_lock.h"
 #include "platform/queue/command.h"
+#include "platform/queue/direct_command.h"
 
 namespace cucl {
 namespace {
 
+// The blocks of one class of commands (T).
+template <class T>
 class CommandMemory {
  public:
   // Never destroyed: commands may be freed by threads that outlive static destruction.
@@ -23,7 +26,7 @@ class CommandMemory {
   }
 
   void* take(std::size_t size) {
-    if (size == sizeof(Command)) {
+    if (size == sizeof(T)) {
       std::lock_guard lock(lock_);
       if (!free_.empty()) {
         void* block = free_.back();
@@ -36,7 +39,7 @@ class CommandMemory {
   }
 
   void give_back(void* block, std::size_t size) {
-    if (size == sizeof(Command)) {
+    if (size == sizeof(T)) {
       std::lock_guard lock(lock_);
       if (free_.size() < kKept) {
         poison(block, size);
@@ -57,10 +60,16 @@ class CommandMemory {
 
 }  // namespace
 
-void* Command::operator new(std::size_t size) { return CommandMemory::instance().take(size); }
+void* Command::operator new(std::size_t size) { return CommandMemory<Command>::instance().take(size); }
 
 void Command::operator delete(void* memory, std::size_t size) {
-  if (memory) CommandMemory::instance().give_back(memory, size);
+  if (memory) CommandMemory<Command>::instance().give_back(memory, size);
+}
+
+void* DirectCommand::operator new(std::size_t size) { return CommandMemory<DirectCommand>::instance().take(size); }
+
+void DirectCommand::operator delete(void* memory, std::size_t size) {
+  if (memory) CommandMemory<DirectCommand>::instance().give_back(memory, size);
 }
 
 }  // namespace cucl

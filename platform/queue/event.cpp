@@ -1,11 +1,9 @@
 #include "platform/queue/event.h"
 
 #include <algorithm>
-#include <chrono>
-#include <thread>
 
-#include "base/spin_wait.h"
 #include "base/clock.h"
+#include "platform/queue/stream_wait.h"
 
 namespace cucl {
 namespace {
@@ -101,26 +99,9 @@ bool Event::set_status(cl_int status) {
 }
 
 cl_int Event::wait() {
-  // Most waits are short (a small command on a GPU ends within microseconds, a large copy
-  // within a few hundred): watching the status answers sooner than sleeping and being woken
-  // from an idle core, which costs tens of microseconds in a virtual machine. First a tight
-  // watch, then one that yields the core between looks, then sleep.
-  // Not on a machine of one or two hardware threads: there the watcher would take the core
-  // the command needs (with other work running, round trips became several times slower).
-  constexpr auto kWatch = std::chrono::microseconds(2000);
-  static const bool watch = std::thread::hardware_concurrency() > 2;
   if (final_.load(std::memory_order_acquire)) return status();
-  // The queue's stream learns that someone waits (it may watch its work lazily otherwise).
-  struct WaitNotice {
-    backend::Stream* stream;
-    explicit WaitNotice(backend::Stream* s) : stream(s) {
-      if (stream) stream->wait_began();
-    }
-    ~WaitNotice() {
-      if (stream) stream->wait_ended();
-    }
-  } notice(queue_ ? &queue_->stream() : nullptr);
-  if (watch) spin_until([this] { return final_.load(std::memory_order_acquire); }, kWatch);
+  StreamWaitNotice notice(queue_ ? &queue_->stream() : nullptr);
+  watch_before_sleeping([this] { return final_.load(std::memory_order_acquire); });
   std::unique_lock lock(mutex_);
   while (status_ > CL_COMPLETE) {
     ++sleepers_;

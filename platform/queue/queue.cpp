@@ -1,6 +1,7 @@
 #include "platform/queue/queue.h"
 
 #include "base/error.h"
+#include "platform/queue/direct_command.h"
 
 namespace cucl {
 
@@ -18,6 +19,28 @@ Ref<Event> Queue::enqueue(CommandSpec spec, const std::vector<Ref<Event>>& wait_
   // command_done().
   command->arm();
   return event;
+}
+
+bool Queue::enqueue_direct(CommandSpec& spec) {
+  if (!pipelined() || !spec.accesses.empty()) return false;
+  DirectCommand* refused = nullptr;
+  {
+    // Held while the stream takes the command: direct submissions of several threads, and a
+    // Command ordered meanwhile (it follows unsubmitted_), reach the stream in the order of
+    // this lock, and the stream finishes them in that order.
+    std::lock_guard lock(mutex_);
+    if (unsubmitted_) return false;  // it must wait for the earlier command's submission
+    auto* command = new DirectCommand(*this, std::move(spec));
+    try {
+      stream().submit(*command);
+      ++direct_submitted_;
+    } catch (...) {
+      refused = command;
+    }
+  }
+  // Outside the lock: on_finish may do anything.
+  if (refused) refused->abandon();
+  return true;
 }
 
 void Queue::order(Command& command, Event* event, const std::vector<Ref<Event>>& wait_list, Ordering ordering) {
@@ -60,11 +83,14 @@ Command* Queue::submission_done(Command& command) {
 
 void Queue::finish() {
   std::vector<Ref<Event>> waiting;
+  uint64_t direct;
   {
     std::lock_guard lock(mutex_);
+    direct = direct_submitted_;
     waiting.reserve(unfinished_.size());
     unfinished_.for_each([&](Event* event) { waiting.emplace_back(event); });
   }
+  direct_finished_.wait_for(direct, stream());
   for (auto& event : waiting) event->wait();
 }
 

@@ -8,6 +8,7 @@
 #include "base/spin_lock.h"
 #include "platform/queue/command.h"
 #include "platform/queue/event.h"
+#include "platform/queue/finished_count.h"
 #include "platform/queue/queue_base.h"
 #include "platform/queue/unfinished_events.h"
 
@@ -32,10 +33,16 @@ class Queue final : public QueueBase {
   // is internal (not yet published to the application).
   Ref<Event> enqueue(CommandSpec spec, const std::vector<Ref<Event>>& wait_list,
                      Ordering ordering = Ordering::Normal);
+  // A command nothing names (no wait list, no event, not blocking) of a pipelined queue goes
+  // to the stream at once as a DirectCommand (direct_command.h), unless an earlier command
+  // still waits to be submitted. True when it took `spec`; false leaves it as it was, for
+  // enqueue().
+  bool enqueue_direct(CommandSpec& spec);
   // Waits until every command enqueued so far has finished.
   void finish();
   void command_done(Event* event) override;
   Command* submission_done(Command& command) override;
+  void direct_command_done() override { direct_finished_.add_one(); }
 
  private:
   // Registers the dependencies `ordering` implies; called with mutex_ held.
@@ -46,6 +53,8 @@ class Queue final : public QueueBase {
   Event* last_ = nullptr;                  // in-order: the newest unfinished command
   Event* barrier_ = nullptr;               // out-of-order: the newest unfinished barrier
   Command* unsubmitted_ = nullptr;         // pipelined: the newest command not yet submitted
+  uint64_t direct_submitted_ = 0;          // direct commands handed to the stream
+  FinishedCount direct_finished_;          // and how many of them have finished
 };
 
 }  // namespace cucl

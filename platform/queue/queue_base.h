@@ -43,6 +43,8 @@ class QueueBase : public Object {
   // Pipelined queues: `command` has been handed to the stream, or finished without it. Returns
   // the command waiting for that (at most once), which the caller resolves.
   virtual Command* submission_done(Command& command) = 0;
+  // A direct command (direct_command.h) has finished; they finish in submission order.
+  virtual void direct_command_done() = 0;
 
  protected:
   QueueBase(Ref<Context> context, Device* device, cl_command_queue_properties properties,

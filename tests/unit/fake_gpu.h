@@ -2,7 +2,7 @@
 // runs its work in submission order on its own thread, and before work that carries points
 // of other streams (Work::device_waits) it waits until those streams have run their work up
 // to the point. A stream can pause, hold back its reports (Work::finished) as a completion
-// seen late, fail work, and report device times. FakeGpuTest gives a context on it with
+// seen late, fail or refuse work, and report device times. FakeGpuTest gives a context on it with
 // queues and commands that log their run. A test program defines cucl::kDispatchTable.
 #pragma once
 
@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -71,6 +72,7 @@ class FakeGpuStream final : public backend::Stream {
   }
 
   void submit(backend::Work& work) override {
+    if (std::exchange(refuse_next_, false)) throw std::bad_alloc();
     set([&](FakeStreamState& state) {
       state.queue.push_back(&work);
       ++state.submitted;
@@ -108,6 +110,8 @@ class FakeGpuStream final : public backend::Stream {
   void report_times(std::function<std::pair<uint64_t, uint64_t>()> times) {
     set([&](FakeStreamState& state) { state.times = std::move(times); });
   }
+  // The next submit() throws, as a stream that cannot take the work does.
+  void refuse_next() { refuse_next_ = true; }
   // The next work to run ends with this status.
   void fail_next(cl_int status) { set([&](FakeStreamState& state) { state.fail_next = status; }); }
 
@@ -164,6 +168,7 @@ class FakeGpuStream final : public backend::Stream {
 
   const void* device_;
   const bool times_work_;
+  bool refuse_next_ = false;  // set and read by the test's thread
   std::shared_ptr<FakeStreamState> state_;
   std::thread thread_;
 };

@@ -1,0 +1,43 @@
+// How a thread waits for work of a command queue's stream (Event::wait, clFinish): the stream
+// hears that someone waits (a stream that watches its work lazily then watches closely), and
+// the waiter watches for the end itself for a while before it sleeps.
+#pragma once
+
+#include <chrono>
+#include <thread>
+
+#include "backends/backend.h"
+#include "base/spin_wait.h"
+
+namespace cucl {
+
+// Tells `stream` (none: a user event) that a thread waits for its work, while in scope.
+class StreamWaitNotice {
+ public:
+  explicit StreamWaitNotice(backend::Stream* stream) : stream_(stream) {
+    if (stream_) stream_->wait_began();
+  }
+  ~StreamWaitNotice() {
+    if (stream_) stream_->wait_ended();
+  }
+  StreamWaitNotice(const StreamWaitNotice&) = delete;
+  StreamWaitNotice& operator=(const StreamWaitNotice&) = delete;
+
+ private:
+  backend::Stream* stream_;
+};
+
+// Watches `done()` for up to 2 ms before the caller sleeps. Most waits are short (a small
+// command on a GPU ends within microseconds, a large copy within a few hundred): watching
+// answers sooner than sleeping and being woken from an idle core, which costs tens of
+// microseconds in a virtual machine. Not on a machine of one or two hardware threads: there
+// the watcher would take the core the command needs (with other work running, round trips
+// became several times slower). True when done.
+template <class Done>
+bool watch_before_sleeping(Done done) {
+  constexpr auto kWatch = std::chrono::microseconds(2000);
+  static const bool watch = std::thread::hardware_concurrency() > 2;
+  return watch ? spin_until(done, kWatch) : done();
+}
+
+}  // namespace cucl
