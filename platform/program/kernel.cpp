@@ -28,7 +28,7 @@ Kernel::Kernel(Ref<Program> program, const std::string& name)
 Kernel::Kernel(const Kernel& other, std::nullptr_t)
     : Object(ObjectKind::Kernel), program_(other.program_), program_pin_(other.program_),
       program_metadata_(other.program_metadata_), metadata_(other.metadata_), devices_(other.devices_),
-      args_(other.arguments()) {
+      args_(other.with_arguments([](const std::vector<KernelArgValue>& args) { return args; })) {
   program_->kernel_created();
 }
 
@@ -74,11 +74,6 @@ void Kernel::set_arg(cl_uint index, size_t size, const void* value) {
   args_[index] = std::move(result);
 }
 
-std::vector<KernelArgValue> Kernel::arguments() const {
-  std::lock_guard lock(mutex_);
-  return args_;
-}
-
 const backend::KernelCode& Kernel::code(const Device& device) const {
   for (const DeviceCode& entry : devices_) {
     if (entry.device == &device) return *entry.code;
@@ -105,10 +100,9 @@ size_t Kernel::max_work_group_size(const Device& device) const {
   return std::min(code(device).max_work_group_size(), device.description().max_work_group_size);
 }
 
-uint64_t Kernel::local_memory_size(const Device& device) const {
+uint64_t Kernel::local_memory_size(const Device& device, const std::vector<KernelArgValue>& args) const {
   uint64_t total = code(device).static_local_memory();
-  std::lock_guard lock(mutex_);
-  for (const KernelArgValue& arg : args_) total += arg.local_size;
+  for (const KernelArgValue& arg : args) total += arg.local_size;
   return total;
 }
 

@@ -41,7 +41,13 @@ class Kernel final : public Object {
   cl_kernel id() { return reinterpret_cast<cl_kernel>(handle()); }
 
   void set_arg(cl_uint index, size_t size, const void* value);
-  std::vector<KernelArgValue> arguments() const;
+  // Calls `read` with the argument values, which stay as they are until it returns (a launch
+  // reads them without copying them).
+  template <class Read>
+  decltype(auto) with_arguments(Read read) const {
+    std::lock_guard lock(mutex_);
+    return read(args_);
+  }
 
   // The device's code for this kernel; CL_INVALID_PROGRAM_EXECUTABLE where the program
   // was not built for `device`.
@@ -51,8 +57,12 @@ class Kernel final : public Object {
   bool has_arg_info() const;
   // CL_KERNEL_WORK_GROUP_SIZE on `device`.
   size_t max_work_group_size(const Device& device) const;
-  // Bytes of __local memory a launch needs: kernel-scope variables plus the arguments.
-  uint64_t local_memory_size(const Device& device) const;
+  // Bytes of __local memory a launch needs: kernel-scope variables plus the arguments (those
+  // given, or the kernel's own).
+  uint64_t local_memory_size(const Device& device, const std::vector<KernelArgValue>& args) const;
+  uint64_t local_memory_size(const Device& device) const {
+    return with_arguments([&](const std::vector<KernelArgValue>& args) { return local_memory_size(device, args); });
+  }
 
  protected:
   void on_api_released() override { program_pin_.reset(); }

@@ -29,6 +29,7 @@ backend::op::LaunchKernel launch_operation(Queue& queue, const Kernel& kernel,
     if (!args[i].bytes.empty()) bytes = align_up(bytes, metadata[i].alignment) + args[i].bytes.size();
   }
   launch.bytes.resize(bytes);
+  launch.arguments.reserve(args.size());
   size_t offset = 0;
   for (size_t i = 0; i < args.size(); ++i) {
     backend::op::KernelArgument argument;
@@ -133,14 +134,14 @@ CommandSpec ndrange_kernel(Queue& queue, Kernel& kernel, cl_uint work_dim, const
                                          description.max_compute_units);
   }
 
-  const std::vector<KernelArgValue> args = kernel.arguments();
-  for (const KernelArgValue& arg : args) check(arg.set, CL_INVALID_KERNEL_ARGS);
-  check(kernel.local_memory_size(device) <= description.local_mem_size, CL_OUT_OF_RESOURCES);
-
   CommandSpec spec;
   spec.type = CL_COMMAND_NDRANGE_KERNEL;
   spec.keep_alive.push_back(Ref<Object>(&kernel));
-  backend::op::LaunchKernel launch = launch_operation(queue, kernel, args, spec);
+  backend::op::LaunchKernel launch = kernel.with_arguments([&](const std::vector<KernelArgValue>& args) {
+    for (const KernelArgValue& arg : args) check(arg.set, CL_INVALID_KERNEL_ARGS);
+    check(kernel.local_memory_size(device, args) <= description.local_mem_size, CL_OUT_OF_RESOURCES);
+    return launch_operation(queue, kernel, args, spec);
+  });
   launch.range = range;
   launch.printf_buffer_size = description.printf_buffer_size;
   bool empty = false;
