@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstring>
 
 #include "support/captured_stdout.h"
 #include "support/kernel_support.h"
@@ -269,6 +270,35 @@ TEST_P(ProgramWithIL, MalformedIntermediateLanguageIsInvalidValue) {
   EXPECT_EQ(status, CL_INVALID_VALUE);
   EXPECT_EQ(clCreateProgramWithIL(env.context, not_spirv.data(), 0, &status), nullptr);
   EXPECT_EQ(status, CL_INVALID_VALUE);
+}
+
+// SPIR-V 1.4's OpDecorateString makes the translator of LLVM 15 abort the process: a module
+// newer than the devices read is refused before it gets there.
+TEST_P(ProgramWithIL, SpirvNewerThanTheDevicesReadIsInvalidValueNotACrash) {
+  const std::string decorated = spirv_from_assembly(R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpDecorateString %p UserSemantic "annotated"
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+        %ptr = OpTypePointer CrossWorkgroup %uint
+         %fn = OpTypeFunction %void %ptr
+          %k = OpFunction %void None %fn
+          %p = OpFunctionParameter %ptr
+      %entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+)", "spv1.4");
+  ASSERT_FALSE(decorated.empty());
+  EXPECT_EQ(create(decorated, CL_INVALID_VALUE), nullptr);
+  // The same module stated as SPIR-V 1.3 (still newer than the devices' 1.2) is refused too.
+  std::string stated_13 = spirv_from_assembly(kSpecConstantKernel);
+  ASSERT_GE(stated_13.size(), 8u);
+  const uint32_t version_13 = 0x00010300;
+  std::memcpy(stated_13.data() + 4, &version_13, sizeof version_13);
+  EXPECT_EQ(create(stated_13, CL_INVALID_VALUE), nullptr);
 }
 
 TEST_P(ProgramWithIL, SourceProgramsHaveNoIL) {

@@ -9,6 +9,7 @@
 
 #include <cstring>
 #include <sstream>
+#include <string>
 
 namespace cucl::compiler {
 namespace {
@@ -22,6 +23,26 @@ bool has_spirv_header(std::string_view il) {
   uint32_t magic = 0;
   std::memcpy(&magic, il.data(), sizeof magic);
   return magic == kSpirvMagic;
+}
+
+// The newest SPIR-V the devices list (backends/compiler_description.cpp's `ils`). The
+// translator of LLVM 15 aborts the process on instructions of SPIR-V 1.4 (OpDecorateString,
+// OpCopyLogical, OpPtrEqual, ...), so a newer module never reaches it.
+constexpr uint32_t kNewestReadableVersion = 0x00010200;
+
+uint32_t spirv_version(std::string_view il) {
+  uint32_t version = 0;
+  std::memcpy(&version, il.data() + 4, sizeof version);
+  return version;
+}
+
+// Empty when the module's version is one the devices read.
+std::string version_problem(std::string_view il) {
+  const uint32_t version = spirv_version(il);
+  if (version <= kNewestReadableVersion) return {};
+  return "the module is SPIR-V " + std::to_string((version >> 16) & 0xff) + "." + std::to_string((version >> 8) & 0xff) +
+         ", newer than the SPIR-V the devices read (1.0 to " + std::to_string((kNewestReadableVersion >> 16) & 0xff) +
+         "." + std::to_string((kNewestReadableVersion >> 8) & 0xff) + ")";
 }
 
 // The translator asserts on malformed modules, so only modules SPIRV-Tools' validator
@@ -64,7 +85,7 @@ bool is_readable_spirv(std::string_view il) {
 
 std::map<uint32_t, uint32_t> specialization_constant_sizes(std::string_view il) {
   std::map<uint32_t, uint32_t> sizes;
-  if (!has_spirv_header(il) || !validation_problem(il).empty()) return sizes;
+  if (!has_spirv_header(il) || !version_problem(il).empty() || !validation_problem(il).empty()) return sizes;
   auto stream = stream_of(il);
   std::vector<llvm::SpecConstInfoTy> constants;
   if (!llvm::getSpecConstInfo(stream, constants)) return sizes;
@@ -76,6 +97,10 @@ FrontendResult translate_spirv(std::string_view il, const SpecializationConstant
   FrontendResult result;
   if (!has_spirv_header(il)) {
     result.log = "error: the IL is not a SPIR-V module\n";
+    return result;
+  }
+  if (std::string problem = version_problem(il); !problem.empty()) {
+    result.log = "error: " + problem + "\n";
     return result;
   }
   if (std::string problem = validation_problem(il); !problem.empty()) {

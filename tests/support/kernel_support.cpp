@@ -1,5 +1,8 @@
 #include "support/kernel_support.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace cucl_test {
 
 std::string build_log(cl_program program, cl_device_id device) {
@@ -68,7 +71,16 @@ void DeviceTest::SetUp() {
   if (!compiler) GTEST_SKIP() << device_string(env.device, CL_DEVICE_NAME) << " has no compiler yet";
 }
 
-std::vector<cl_device_id> all_devices() { return cucl_devices(CL_DEVICE_TYPE_ALL); }
+std::vector<cl_device_id> all_devices() {
+  std::vector<cl_device_id> devices = cucl_devices(CL_DEVICE_TYPE_ALL);
+  // cucl always has its host device. Without one the loader did not find cucl, and a test
+  // program that went on would list (and pass) none of its per-device tests.
+  if (devices.empty()) {
+    std::fprintf(stderr, "error: the loader lists no cucl device (is OCL_ICD_VENDORS set to the build's vendors?)\n");
+    std::exit(1);
+  }
+  return devices;
+}
 
 std::string device_name(const ::testing::TestParamInfo<cl_device_id>& info) {
   cl_device_type type = 0;

@@ -54,9 +54,9 @@ cl_program SpirvDeviceTest::build_from_il(const std::string& il) {
   return program;
 }
 
-std::string spirv_from_assembly(const std::string& assembly) {
-  return spirv_made_by("k.spvasm", assembly, [](const std::string& folder) {
-    return "spirv-as --target-env spv1.0 " + folder + "/k.spvasm -o " + folder + "/k.spv";
+std::string spirv_from_assembly(const std::string& assembly, const std::string& target) {
+  return spirv_made_by("k.spvasm", assembly, [&target](const std::string& folder) {
+    return "spirv-as --target-env " + target + " " + folder + "/k.spvasm -o " + folder + "/k.spv";
   });
 }
 

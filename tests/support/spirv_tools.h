@@ -20,8 +20,9 @@ class SpirvDeviceTest : public DeviceTest {
   cl_program build_from_il(const std::string& il);
 };
 
-// Assembles SPIR-V assembly (spirv-as --target-env spv1.0); empty, with a test failure, if it fails.
-std::string spirv_from_assembly(const std::string& assembly);
+// Assembles SPIR-V assembly (spirv-as --target-env `target`, spv1.0 by default); empty, with a
+// test failure, if it fails.
+std::string spirv_from_assembly(const std::string& assembly, const std::string& target = "spv1.0");
 
 // OpenCL C 1.2 -> SPIR-V; empty, with a test failure, if either tool fails.
 std::string spirv_from_opencl_c(const std::string& source);
