@@ -1,4 +1,6 @@
 // Kernels: creation, arguments, queries, and their launch (clEnqueueNDRangeKernel, clEnqueueTask).
+#include <CL/cl_ext.h>
+
 #include "icd/entry.h"
 #include "platform/queue/enqueue.h"
 #include "platform/info/info.h"
@@ -76,6 +78,17 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_dev
     InfoWriter out(param_value_size, param_value, param_value_size_ret);
     kernel_sub_group_info(*target, member.get(), param_name, input_value_size, input_value, out);
   });
+}
+
+// cl_khr_subgroups' name for it: Debian's loader exports it and calls it through the
+// dispatch table. Not in the extension-function lookup until a device lists cl_khr_subgroups.
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(cl_kernel kernel, cl_device_id device,
+                                                           cl_kernel_sub_group_info param_name,
+                                                           size_t input_value_size, const void* input_value,
+                                                           size_t param_value_size, void* param_value,
+                                                           size_t* param_value_size_ret) {
+  return clGetKernelSubGroupInfo(kernel, device, param_name, input_value_size, input_value, param_value_size,
+                                 param_value, param_value_size_ret);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel,

@@ -37,6 +37,7 @@ struct ExtensionFunction {
 };
 const ExtensionFunction kExtensionFunctions[] = {
     {"clIcdGetPlatformIDsKHR", reinterpret_cast<void*>(&clIcdGetPlatformIDsKHR)},
+    {"clCreateProgramWithILKHR", reinterpret_cast<void*>(&clCreateProgramWithILKHR)},  // cl_khr_il_program
 };
 
 }  // namespace

@@ -1,5 +1,7 @@
 // Programs: creation from source, IL and binaries, build, compile, link and their
 // queries. Kernels and their launch are in api_kernel.cpp.
+#include <CL/cl_ext.h>
+
 #include "icd/entry.h"
 #include "platform/queue/enqueue.h"
 #include "platform/info/info.h"
@@ -23,6 +25,12 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, co
                                                           cl_int* errcode_ret) {
   return guard_create(errcode_ret,
                       [&] { return publish<cl_program>(create_program_with_il(lookup<Context>(context), il, length)); });
+}
+
+// cl_khr_il_program's name for it, found through clGetExtensionFunctionAddressForPlatform.
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithILKHR(cl_context context, const void* il, size_t length,
+                                                             cl_int* errcode_ret) {
+  return clCreateProgramWithIL(context, il, length, errcode_ret);
 }
 
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num_devices,

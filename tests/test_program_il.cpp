@@ -301,6 +301,24 @@ TEST_P(ProgramWithIL, SpirvNewerThanTheDevicesReadIsInvalidValueNotACrash) {
   EXPECT_EQ(create(stated_13, CL_INVALID_VALUE), nullptr);
 }
 
+// Every device that reads SPIR-V lists cl_khr_il_program, whose clCreateProgramWithILKHR the
+// platform hands out.
+TEST_P(ProgramWithIL, TheExtensionsCreateFunctionIsFoundAndMakesAProgram) {
+  using CreateWithIL = cl_program(CL_API_CALL*)(cl_context, const void*, size_t, cl_int*);
+  auto create_khr = reinterpret_cast<CreateWithIL>(
+      clGetExtensionFunctionAddressForPlatform(cucl_platform(), "clCreateProgramWithILKHR"));
+  ASSERT_NE(create_khr, nullptr);
+  const std::string il = spirv_from_assembly(kSpecConstantKernel);
+  cl_int status = CL_INVALID_VALUE;
+  cl_program program = create_khr(env.context, il.data(), il.size(), &status);
+  ASSERT_EQ(status, CL_SUCCESS);
+  ASSERT_NE(program, nullptr);
+  EXPECT_EQ(clBuildProgram(program, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS);
+  clReleaseProgram(program);
+  EXPECT_EQ(create_khr(env.context, il.data(), 0, &status), nullptr);
+  EXPECT_EQ(status, CL_INVALID_VALUE);
+}
+
 TEST_P(ProgramWithIL, SourceProgramsHaveNoIL) {
   BuiltProgram program(env, "kernel void k() {}");
   size_t size = 99;

@@ -32,7 +32,8 @@ TEST_F(Unsupported, EveryEntryPointIsInTheDispatchTable) {
       (void*)cucl.clCreateImage3D, (void*)cucl.clGetSupportedImageFormats, (void*)cucl.clCreateSampler,
       (void*)cucl.clCreateSamplerWithProperties, (void*)cucl.clCreatePipe, (void*)cucl.clSVMAlloc,
       (void*)cucl.clSVMFree, (void*)cucl.clEnqueueSVMMigrateMem, (void*)cucl.clSetKernelExecInfo,
-      (void*)cucl.clGetKernelSubGroupInfo, (void*)cucl.clSetProgramSpecializationConstant};
+      (void*)cucl.clGetKernelSubGroupInfo, (void*)cucl.clGetKernelSubGroupInfoKHR,
+      (void*)cucl.clSetProgramSpecializationConstant};
   for (const void* entry : entries) EXPECT_NE(entry, nullptr);
 }
 
@@ -162,6 +163,9 @@ void expect_no_kernel(const cl_icd_dispatch& api, cl_kernel kernel, cl_device_id
             CL_INVALID_KERNEL);
   EXPECT_EQ(api.clGetKernelSubGroupInfo(kernel, nullptr, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, nullptr, sizeof size, &size,
                                         nullptr),
+            CL_INVALID_KERNEL);
+  EXPECT_EQ(api.clGetKernelSubGroupInfoKHR(kernel, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local,
+                                           local, sizeof size, &size, nullptr),
             CL_INVALID_KERNEL);
   EXPECT_EQ(create_error([&](cl_int* e) { return api.clCloneKernel(kernel, e); }), CL_INVALID_KERNEL);
   EXPECT_EQ(api.clSetKernelArgSVMPointer(kernel, 0, &value), CL_INVALID_KERNEL);
