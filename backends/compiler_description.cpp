@@ -35,7 +35,8 @@ void describe_opencl_c_compiler(DeviceDescription& d, const CompilerSetup& setup
   for (const char* extension :
        {"cl_khr_il_program", "cl_khr_fp64", "cl_khr_byte_addressable_store", "cl_khr_global_int32_base_atomics",
         "cl_khr_global_int32_extended_atomics", "cl_khr_local_int32_base_atomics",
-        "cl_khr_local_int32_extended_atomics", "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics"}) {
+        "cl_khr_local_int32_extended_atomics", "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics",
+        "cl_khr_extended_bit_ops"}) {
     d.extensions.push_back({v1, extension});
   }
   d.generic_address_space_support = CL_TRUE;

@@ -4,13 +4,14 @@ Each entry names the parameter shapes by code:
   G  the gentype with n components     S  its scalar element type
   I  int with n components             i  scalar int
   U  the same-size unsigned type, n components
+  J  the same-size signed type, n components     u  scalar uint
   *X an output pointer to X, in every address space (private, global, local, generic)
 A vector function either applies the scalar builtin to each component, or (with a body)
 is written directly with vector operations.
 """
 
 from cltypes import (FLOAT_TYPES, INT_TYPES, OUT_ADDRESS_SPACES, WIDTHS, comp, ptr,
-                     unsigned_of, vec)
+                     signed_of, unsigned_of, vec)
 
 FLOAT_UNARY = """acos acosh acospi asin asinh asinpi atan atanh atanpi cbrt cos cosh cospi
 erfc erf exp exp2 exp10 expm1 lgamma log log2 log10 log1p logb round rsqrt sin sinh
@@ -88,6 +89,11 @@ def integer_entries():
         e.append((name, "G", ["G", "G", "G"], INT_TYPES, None))
     e.append(("mul24", "G", ["G", "G"], ["int", "uint"], "a0 * a1"))
     e.append(("mad24", "G", ["G", "G", "G"], ["int", "uint"], "a0 * a1 + a2"))
+    # cl_khr_extended_bit_ops: offset and count are scalars for every width.
+    e.append(("bitfield_insert", "G", ["G", "G", "u", "u"], INT_TYPES, None))
+    e.append(("bitfield_extract_signed", "J", ["G", "u", "u"], INT_TYPES, None))
+    e.append(("bitfield_extract_unsigned", "U", ["G", "u", "u"], INT_TYPES, None))
+    e.append(("bit_reverse", "G", ["G"], INT_TYPES, None))
     return e
 
 
@@ -97,12 +103,12 @@ UPSAMPLE = [("char", "uchar", "short"), ("uchar", "uchar", "ushort"),
 
 
 def type_of(code, t, n):
-    return {"G": vec(t, n), "S": t, "I": vec("int", n), "i": "int",
-            "U": vec(unsigned_of(t), n)}[code]
+    return {"G": vec(t, n), "S": t, "I": vec("int", n), "i": "int", "u": "uint",
+            "U": vec(unsigned_of(t), n), "J": vec(signed_of(t), n)}[code]
 
 
 def is_per_component(code):
-    return code in ("G", "I", "U")
+    return code in ("G", "I", "U", "J")
 
 
 def emit(name, ret, params, t, n, address_space, body):
@@ -152,7 +158,7 @@ def scalar_prototype(name, ret, params, t):
 def generate(entries):
     out = []
     for name, ret, params, types, body in entries:
-        if all(c in ("G", "I", "U", "i") or c.startswith("*") for c in params):
+        if all(c in ("G", "I", "U", "J", "i", "u") or c.startswith("*") for c in params):
             out.extend(scalar_prototype(name, ret, params, t) for t in types)
     for name, ret, params, types, body in entries:
         has_pointer = any(p.startswith("*") for p in params)

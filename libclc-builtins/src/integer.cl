@@ -97,6 +97,36 @@ OVLD long mad_sat(long a, long b, long c) {
   return hi < 0 ? LONG_MIN : LONG_MAX;
 }
 
+// cl_khr_extended_bit_ops. An offset + count beyond the width gives an undefined result;
+// every shift amount is kept below the width, so such a call is just a wrong value.
+#define DEFINE_EXTENDED_BIT_OPS(T, S, U, BITS, REVERSE)                            \
+  static U low_bits_##T(uint count) { return count >= BITS ? (U) ~(U)0 : (U)(((U)1 << count) - 1); } \
+  OVLD T bitfield_insert(T base, T insert, uint offset, uint count) {              \
+    if (count == 0) return base;                                                   \
+    const uint at = offset & (BITS - 1);                                           \
+    const U mask = (U)(low_bits_##T(count) << at);                                 \
+    return (T)(((U)base & (U)~mask) | ((U)((U)insert << at) & mask));              \
+  }                                                                                \
+  OVLD S bitfield_extract_signed(T base, uint offset, uint count) {                \
+    if (count == 0) return 0;                                                      \
+    const S moved = (S)(U)((U)base << ((BITS - offset - count) & (BITS - 1)));     \
+    return (S)(moved >> ((BITS - count) & (BITS - 1)));                            \
+  }                                                                                \
+  OVLD U bitfield_extract_unsigned(T base, uint offset, uint count) {              \
+    if (count == 0) return 0;                                                      \
+    return (U)(((U)base >> (offset & (BITS - 1))) & low_bits_##T(count));         \
+  }                                                                                \
+  OVLD T bit_reverse(T x) { return (T)REVERSE((U)x); }
+
+DEFINE_EXTENDED_BIT_OPS(char, char, uchar, 8, __builtin_bitreverse8)
+DEFINE_EXTENDED_BIT_OPS(uchar, char, uchar, 8, __builtin_bitreverse8)
+DEFINE_EXTENDED_BIT_OPS(short, short, ushort, 16, __builtin_bitreverse16)
+DEFINE_EXTENDED_BIT_OPS(ushort, short, ushort, 16, __builtin_bitreverse16)
+DEFINE_EXTENDED_BIT_OPS(int, int, uint, 32, __builtin_bitreverse32)
+DEFINE_EXTENDED_BIT_OPS(uint, int, uint, 32, __builtin_bitreverse32)
+DEFINE_EXTENDED_BIT_OPS(long, long, ulong, 64, __builtin_bitreverse64)
+DEFINE_EXTENDED_BIT_OPS(ulong, long, ulong, 64, __builtin_bitreverse64)
+
 OVLD short upsample(char hi, uchar lo) { return (short)(((ushort)(uchar)hi << 8) | lo); }
 OVLD ushort upsample(uchar hi, uchar lo) { return (ushort)(((ushort)hi << 8) | lo); }
 OVLD int upsample(short hi, ushort lo) { return (int)(((uint)(ushort)hi << 16) | lo); }

@@ -13,6 +13,9 @@
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
+#include <iterator>
+
 namespace cucl::compiler {
 namespace {
 
@@ -28,6 +31,8 @@ std::string without_program_folder(std::string log) {
   return log;
 }
 
+constexpr std::string_view kExtensionsUnknownToClang[] = {"cl_khr_extended_bit_ops"};
+
 std::vector<std::string> clang_arguments(const FrontendRequest& request, const backend::DeviceDescription& device) {
   const std::string resource_dir = CUCL_CLANG_RESOURCE_DIR;
   std::vector<std::string> args = {"-triple", device.compiler.triple};
@@ -38,6 +43,14 @@ std::vector<std::string> clang_arguments(const FrontendRequest& request, const b
   // clang 15 defines some OpenCL C 3.0 features only in its header, and there only for
   // SPIR targets (atomic scopes, work-group collectives, read-write images): each
   // reported feature is also defined directly (an identical redefinition is harmless).
+  // Extensions clang 15's -cl-ext does not know: it declares their builtins only where their
+  // macro is defined, and defines no macro for them itself.
+  for (const auto& extension : device.extensions) {
+    if (std::find(std::begin(kExtensionsUnknownToClang), std::end(kExtensionsUnknownToClang), extension.name) !=
+        std::end(kExtensionsUnknownToClang)) {
+      args.push_back("-D" + extension.name + "=1");
+    }
+  }
   // The device's OpenCL version, which clang cannot know.
   args.push_back("-D__OPENCL_VERSION__=" + std::to_string(CL_VERSION_MAJOR(device.numeric_version) * 100 +
                                                           CL_VERSION_MINOR(device.numeric_version) * 10));
