@@ -149,7 +149,8 @@ struct DeviceDescription {
   cl_bool generic_address_space_support = CL_FALSE;
   cl_bool pipe_support = CL_FALSE;
   PipeLimits pipes;
-  cl_uint max_num_sub_groups = 0;
+  cl_uint max_num_sub_groups = 0;  // 0: no sub-groups
+  cl_uint sub_group_width = 0;     // work-items of every sub-group but a group's last
   cl_bool sub_group_independent_forward_progress = CL_FALSE;
   size_t max_global_variable_size = 0;  // 0 without program scope global variables
   size_t global_variable_preferred_total_size = 0;

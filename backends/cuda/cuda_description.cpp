@@ -52,6 +52,8 @@ std::array<cl_uchar, CL_UUID_SIZE_KHR> driver_uuid(int driver_version) {
   return uuid;
 }
 
+constexpr cl_uint kWarpSize = 32;
+
 // The front end's target and what it accepts, as the host device's describe_host_compiler
 // does for the CPU.
 void describe_cuda_compiler(DeviceDescription& d, const NvptxTarget& target) {
@@ -64,6 +66,14 @@ void describe_cuda_compiler(DeviceDescription& d, const NvptxTarget& target) {
   d.native_vector_width[kDouble] = 1;
   // Non-uniform groups: the launch splits edge groups off (cuda_launch.cpp).
   d.printf_buffer_size = 1024 * 1024;
+  // A sub-group is a warp (libclc-builtins/src/sub_group.cl); every warp of a block is
+  // resident and scheduled on its own, so sub-groups make progress independently.
+  // The library's functions take a warp to be 32 work-items, as on every NVIDIA GPU so far.
+  if (d.preferred_work_group_size_multiple != kWarpSize) return;
+  d.sub_group_width = kWarpSize;
+  d.max_num_sub_groups = static_cast<cl_uint>(d.max_work_group_size / kWarpSize);
+  d.sub_group_independent_forward_progress = CL_TRUE;
+  d.opencl_c_features.push_back({CL_MAKE_VERSION(3, 0, 0), "__opencl_c_subgroups"});
 }
 
 }  // namespace

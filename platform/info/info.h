@@ -31,9 +31,9 @@ void kernel_info(Kernel& kernel, cl_kernel_info param, InfoWriter& out);
 void kernel_arg_info(Kernel& kernel, cl_uint index, cl_kernel_arg_info param, InfoWriter& out);
 // `device` may be null when the kernel's program has exactly one device.
 void kernel_work_group_info(Kernel& kernel, Device* device, cl_kernel_work_group_info param, InfoWriter& out);
-// No cucl device has sub-groups (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0): after the device
-// check (null is allowed), CL_INVALID_OPERATION.
-[[noreturn]] void kernel_sub_group_info(Kernel& kernel, Device* device, cl_kernel_sub_group_info param,
-                                        size_t input_size, const void* input, InfoWriter& out);
+// `device` may be null when the kernel's program has exactly one device; one without
+// sub-groups (CL_DEVICE_MAX_NUM_SUB_GROUPS 0) answers CL_INVALID_OPERATION.
+void kernel_sub_group_info(Kernel& kernel, Device* device, cl_kernel_sub_group_info param, size_t input_size,
+                           const void* input, InfoWriter& out);
 
 }  // namespace cucl

@@ -28,6 +28,10 @@ class InfoWriter {
     bytes(&v, sizeof v);
   }
   void string(const std::string& s) { bytes(s.c_str(), s.size() + 1); }
+  // The application's param_value_size, for the queries whose answer's shape it chooses, and
+  // whether it gave room for the answer (param_value) at all.
+  size_t capacity() const { return size_; }
+  bool has_value() const { return value_ != nullptr; }
   template <class T>
   void array(const std::vector<T>& v) {
     bytes(v.data(), v.size() * sizeof(T));

@@ -170,7 +170,6 @@ TEST_F(DirectCommands, AQueueReleasedWithDirectCommandsInFlightLivesUntilTheyEnd
   released = nullptr;  // the commands hold the queue (and its stream) now
   stream->resume();
   EXPECT_EQ(last.get_future().wait_for(10s), std::future_status::ready);
-  EXPECT_TRUE(stream->wait_ran(4));
   EXPECT_EQ(log.ids(), (std::vector<int>{1, 2, 3, 4}));
 }
 

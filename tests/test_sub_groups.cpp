@@ -1,0 +1,374 @@
+// Sub-groups (OpenCL C 3.0 __opencl_c_subgroups): the device queries, every
+// clGetKernelSubGroupInfo parameter and its errors, the work-item functions in full, partial
+// and non-uniform groups, and the collective functions (broadcast, all/any, reduce and
+// scans of add/min/max) of every type, against host references computed per sub-group.
+// Devices without sub-groups must say so consistently and refuse the kernel queries.
+#include <algorithm>
+#include <limits>
+#include <random>
+
+#include "support/builtin_reference.h"
+
+using namespace cucl_test;
+using namespace cucl_test::builtin;
+
+namespace {
+
+cl_uint max_num_sub_groups(cl_device_id device) {
+  return info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_MAX_NUM_SUB_GROUPS);
+}
+
+bool lists_feature(cl_device_id device, const std::string& feature) {
+  size_t size = 0;
+  clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr, &size);
+  std::vector<cl_name_version> features(size / sizeof(cl_name_version));
+  clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, size, features.data(), nullptr);
+  return std::any_of(features.begin(), features.end(), [&](const cl_name_version& f) { return feature == f.name; });
+}
+
+class SubGroups : public DeviceTest {
+ protected:
+  void SetUp() override {
+    DeviceTest::SetUp();
+    if (max_num_sub_groups(env.device) == 0) GTEST_SKIP() << "the device has no sub-groups";
+  }
+  // Runs `kernel` over `global` work-items in groups of `local` (1-D).
+  void run(cl_kernel kernel, size_t global, size_t local) {
+    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr),
+              CL_SUCCESS);
+    ASSERT_EQ(clFinish(env.queue), CL_SUCCESS);
+  }
+  size_t width() {
+    BuiltProgram program(env, "kernel void k(global uint* r) { r[0] = get_max_sub_group_size(); }", "-cl-std=CL3.0");
+    size_t local = 1024, size = 0;
+    EXPECT_EQ(clGetKernelSubGroupInfo(program.kernel("k"), env.device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                      sizeof local, &local, sizeof size, &size, nullptr),
+              CL_SUCCESS);
+    return size;
+  }
+};
+
+TEST_P(SubGroups, TheDeviceReportsThemConsistently) {
+  EXPECT_TRUE(lists_feature(env.device, "__opencl_c_subgroups"));
+  const size_t max_group = info_value<size_t>(clGetDeviceInfo, env.device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+  const size_t w = width();
+  ASSERT_GT(w, 0u);
+  EXPECT_EQ(max_num_sub_groups(env.device), (max_group + w - 1) / w);
+  BuiltProgram program(env, R"(
+    #ifndef __opencl_c_subgroups
+    #error no __opencl_c_subgroups
+    #endif
+    kernel void k(global uint* r) { r[get_global_id(0)] = get_sub_group_size(); })",
+                       "-cl-std=CL3.0");
+  EXPECT_TRUE(program);
+}
+
+TEST_P(SubGroups, KernelQueriesFollowTheWidth) {
+  BuiltProgram program(env, "kernel void k(global uint* r) { r[get_global_id(0)] = get_sub_group_id(); }",
+                       "-cl-std=CL3.0");
+  cl_kernel kernel = program.kernel("k");
+  const size_t w = width();
+  size_t value = 0, size_ret = 0;
+  for (std::vector<size_t> local : {std::vector<size_t>{200}, {1}, {w}, {8, 4, 3}, {w + 1, 2}}) {
+    size_t items = 1;
+    for (size_t l : local) items *= l;
+    ASSERT_EQ(clGetKernelSubGroupInfo(kernel, env.device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                      local.size() * sizeof(size_t), local.data(), sizeof value, &value, &size_ret),
+              CL_SUCCESS);
+    EXPECT_EQ(size_ret, sizeof(size_t));
+    EXPECT_EQ(value, std::min(w, items));
+    ASSERT_EQ(clGetKernelSubGroupInfo(kernel, env.device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE,
+                                      local.size() * sizeof(size_t), local.data(), sizeof value, &value, nullptr),
+              CL_SUCCESS);
+    EXPECT_EQ(value, (items + w - 1) / w);
+  }
+  const size_t max_group = info_value<size_t>(
+      [&](cl_kernel k, cl_kernel_work_group_info p, size_t s, void* v, size_t* r) {
+        return clGetKernelWorkGroupInfo(k, env.device, p, s, v, r);
+      },
+      kernel, CL_KERNEL_WORK_GROUP_SIZE);
+  ASSERT_EQ(clGetKernelSubGroupInfo(kernel, env.device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, nullptr, sizeof value, &value,
+                                    nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(value, (max_group + w - 1) / w);
+  ASSERT_EQ(clGetKernelSubGroupInfo(kernel, env.device, CL_KERNEL_COMPILE_NUM_SUB_GROUPS, 0, nullptr, sizeof value,
+                                    &value, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(value, 0u);
+  // A local size for n sub-groups, in as many dimensions as asked for; zeros where none fits.
+  for (size_t count : {size_t{1}, size_t{3}, max_group / w}) {
+    size_t local3[3] = {9, 9, 9};
+    ASSERT_EQ(clGetKernelSubGroupInfo(kernel, env.device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof count,
+                                      &count, sizeof local3, local3, &size_ret),
+              CL_SUCCESS);
+    EXPECT_EQ(size_ret, sizeof local3);
+    EXPECT_EQ(local3[0] * local3[1] * local3[2], count * w);
+    size_t local1 = 0;
+    ASSERT_EQ(clGetKernelSubGroupInfo(kernel, env.device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof count,
+                                      &count, sizeof local1, &local1, &size_ret),
+              CL_SUCCESS);
+    EXPECT_EQ(size_ret, sizeof local1);
+    EXPECT_EQ(local1, count * w);
+  }
+  for (size_t count : {size_t{0}, max_group / w + 1}) {
+    size_t local2[2] = {9, 9};
+    ASSERT_EQ(clGetKernelSubGroupInfo(kernel, env.device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof count,
+                                      &count, sizeof local2, local2, nullptr),
+              CL_SUCCESS);
+    EXPECT_EQ(local2[0], 0u);
+    EXPECT_EQ(local2[1], 0u);
+  }
+}
+
+TEST_P(SubGroups, KernelQueryErrors) {
+  BuiltProgram program(env, "kernel void k(global uint* r) { r[0] = 1; }", "-cl-std=CL3.0");
+  cl_kernel kernel = program.kernel("k");
+  size_t local[4] = {64, 1, 1, 1}, value = 0;
+  // The local size is size_t[1..3], given.
+  EXPECT_EQ(clGetKernelSubGroupInfo(kernel, env.device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, 0, local,
+                                    sizeof value, &value, nullptr),
+            CL_INVALID_VALUE);
+  EXPECT_EQ(clGetKernelSubGroupInfo(kernel, env.device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof local, local,
+                                    sizeof value, &value, nullptr),
+            CL_INVALID_VALUE);
+  EXPECT_EQ(clGetKernelSubGroupInfo(kernel, env.device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, 3, local,
+                                    sizeof value, &value, nullptr),
+            CL_INVALID_VALUE);
+  EXPECT_EQ(clGetKernelSubGroupInfo(kernel, env.device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof(size_t),
+                                    nullptr, sizeof value, &value, nullptr),
+            CL_INVALID_VALUE);
+  // The count is one size_t; the answer holds 1 to 3 size_t.
+  EXPECT_EQ(clGetKernelSubGroupInfo(kernel, env.device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, 2 * sizeof(size_t),
+                                    local, sizeof value, &value, nullptr),
+            CL_INVALID_VALUE);
+  EXPECT_EQ(clGetKernelSubGroupInfo(kernel, env.device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof(size_t),
+                                    local, sizeof local, local, nullptr),
+            CL_INVALID_VALUE);
+  // Too small for the answer, an unknown parameter.
+  cl_uint small = 0;
+  EXPECT_EQ(clGetKernelSubGroupInfo(kernel, env.device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, nullptr, sizeof small, &small,
+                                    nullptr),
+            CL_INVALID_VALUE);
+  EXPECT_EQ(clGetKernelSubGroupInfo(kernel, env.device, CL_KERNEL_WORK_GROUP_SIZE, 0, nullptr, sizeof value, &value,
+                                    nullptr),
+            CL_INVALID_VALUE);
+  EXPECT_EQ(clGetKernelSubGroupInfo(nullptr, env.device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, nullptr, sizeof value,
+                                    &value, nullptr),
+            CL_INVALID_KERNEL);
+}
+
+// Every work-item function, in groups of several shapes: full sub-groups, a partial last
+// one, three dimensions, and the smaller last group of a non-uniform range.
+TEST_P(SubGroups, WorkItemFunctionsDescribeTheSubGroups) {
+  BuiltProgram program(env, R"(
+    kernel void k(global uint* r) {
+      size_t i = get_global_linear_id() * 6;
+      r[i + 0] = get_sub_group_size();
+      r[i + 1] = get_max_sub_group_size();
+      r[i + 2] = get_num_sub_groups();
+      r[i + 3] = get_enqueued_num_sub_groups();
+      r[i + 4] = get_sub_group_id();
+      r[i + 5] = get_sub_group_local_id();
+    })",
+                       "-cl-std=CL3.0");
+  cl_kernel kernel = program.kernel("k");
+  const size_t w = width();
+  struct Shape {
+    std::vector<size_t> global, local;
+  };
+  for (const Shape& shape : {Shape{{800}, {200}}, Shape{{256}, {64}}, Shape{{16, 8, 6}, {8, 4, 3}},
+                             Shape{{250}, {64}}, Shape{{7}, {7}}}) {
+    size_t items = 1, enqueued = 1;
+    for (size_t d = 0; d < shape.global.size(); ++d) {
+      items *= shape.global[d];
+      enqueued *= shape.local[d];
+    }
+    DeviceBuffer out(env.context, items * 6 * sizeof(cl_uint));
+    ASSERT_EQ(clSetKernelArg(kernel, 0, sizeof(cl_mem), out.address()), CL_SUCCESS);
+    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, kernel, static_cast<cl_uint>(shape.global.size()), nullptr,
+                                     shape.global.data(), shape.local.data(), 0, nullptr, nullptr),
+              CL_SUCCESS);
+    auto r = read_buffer<cl_uint>(env.queue, out.get(), items * 6);
+    int failures = 0;
+    // One dimension suffices for the non-uniform case: the last group is global % local.
+    for (size_t g = 0; g < items && failures < 5; ++g) {
+      size_t group_items = enqueued, linear = g % enqueued;
+      if (shape.global.size() == 1) {
+        const size_t group_start = g / shape.local[0] * shape.local[0];
+        group_items = std::min(shape.local[0], shape.global[0] - group_start);
+        linear = g - group_start;
+      } else {
+        // 3-D: work-item g (x fastest) has local ids g_d % local_d.
+        const size_t x = g % shape.global[0], y = g / shape.global[0] % shape.global[1],
+                     z = g / (shape.global[0] * shape.global[1]);
+        linear = (z % shape.local[2] * shape.local[1] + y % shape.local[1]) * shape.local[0] + x % shape.local[0];
+      }
+      const size_t id = linear / w;
+      const cl_uint want[6] = {cl_uint(std::min(w, group_items - id * w)), cl_uint(std::min(w, enqueued)),
+                               cl_uint((group_items + w - 1) / w), cl_uint((enqueued + w - 1) / w), cl_uint(id),
+                               cl_uint(linear % w)};
+      for (int f = 0; f < 6; ++f) {
+        if (r[g * 6 + f] != want[f] && ++failures <= 5)
+          ADD_FAILURE() << "work-item " << g << " of " << items << ", function " << f << ": got " << r[g * 6 + f]
+                        << ", want " << want[f];
+      }
+    }
+  }
+}
+
+// The collective functions of type T over groups of 200 (a partial last sub-group) and of a
+// non-uniform range, each checked against the values of its own sub-group.
+template <class T>
+void check_collectives(const Env& env, size_t w) {
+  const std::string t = cl_name<T>();
+  BuiltProgram program(env, "kernel void k(global const " + t + "* x, global const uint* lanes, global " + t +
+                                "* r, global int* votes) {\n"
+                                "  size_t i = get_global_id(0);\n  " + t + " v = x[i];\n"
+                                "  uint lane = lanes[get_group_id(0) * get_enqueued_num_sub_groups() + get_sub_group_id()];\n"
+                                "  r[i * 10 + 0] = sub_group_broadcast(v, lane);\n"
+                                "  r[i * 10 + 1] = sub_group_reduce_add(v);\n"
+                                "  r[i * 10 + 2] = sub_group_reduce_min(v);\n"
+                                "  r[i * 10 + 3] = sub_group_reduce_max(v);\n"
+                                "  r[i * 10 + 4] = sub_group_scan_inclusive_add(v);\n"
+                                "  r[i * 10 + 5] = sub_group_scan_inclusive_min(v);\n"
+                                "  r[i * 10 + 6] = sub_group_scan_inclusive_max(v);\n"
+                                "  r[i * 10 + 7] = sub_group_scan_exclusive_add(v);\n"
+                                "  r[i * 10 + 8] = sub_group_scan_exclusive_min(v);\n"
+                                "  r[i * 10 + 9] = sub_group_scan_exclusive_max(v);\n"
+                                "  votes[i * 2] = sub_group_all(v > (" + t + ")0);\n"
+                                "  votes[i * 2 + 1] = sub_group_any(v == (" + t + ")3);\n}\n",
+                       "-cl-std=CL3.0");
+  ASSERT_TRUE(program);
+  cl_kernel kernel = program.kernel("k");
+  std::mt19937 rng(static_cast<unsigned>(sizeof(T) * 7 + std::is_signed_v<T>));
+  for (auto [global, local] : {std::pair<size_t, size_t>{1000, 200}, {250, 64}}) {
+    // Small integers: every sum is exact, even in float.
+    std::vector<T> x(global);
+    for (size_t i = 0; i < global; ++i) {
+      const int v = static_cast<int>(rng() % 64) - (std::is_signed_v<T> || std::is_floating_point_v<T> ? 20 : 0);
+      x[i] = static_cast<T>(v);
+    }
+    // Some sub-groups are all positive, some have a 3.
+    for (size_t i = 0; i < global; ++i) {
+      if ((i / w) % 3 == 0) x[i] = static_cast<T>(std::abs(static_cast<int>(x[i])) + 5);
+    }
+    const size_t groups = (global + local - 1) / local, per_group = (local + w - 1) / w;
+    std::vector<cl_uint> lanes(groups * per_group);
+    for (size_t s = 0; s < lanes.size(); ++s) {
+      const size_t group_items = std::min(local, global - s / per_group * local);
+      const size_t sub = s % per_group;
+      const size_t size = sub * w < group_items ? std::min(w, group_items - sub * w) : 1;
+      lanes[s] = static_cast<cl_uint>(rng() % size);
+    }
+    DeviceBuffer xs(env.context, global * sizeof(T), x.data()), ls(env.context, lanes.size() * sizeof(cl_uint), lanes.data()),
+        rs(env.context, global * 10 * sizeof(T)), vs(env.context, global * 2 * sizeof(cl_int));
+    set_args(kernel, xs.get(), ls.get(), rs.get(), vs.get());
+    ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr), CL_SUCCESS);
+    auto r = read_buffer<T>(env.queue, rs.get(), global * 10);
+    auto votes = read_buffer<cl_int>(env.queue, vs.get(), global * 2);
+    int failures = 0;
+    for (size_t group = 0; group < groups; ++group) {
+      const size_t begin = group * local, group_items = std::min(local, global - begin);
+      for (size_t sub = 0; sub * w < group_items; ++sub) {
+        const size_t first = begin + sub * w, size = std::min(w, group_items - sub * w);
+        T sum = 0, lo = x[first], hi = x[first];
+        bool all = true, any = false;
+        for (size_t k = 0; k < size; ++k) {
+          sum = static_cast<T>(sum + x[first + k]);
+          lo = std::min(lo, x[first + k]);
+          hi = std::max(hi, x[first + k]);
+          all = all && x[first + k] > T(0);
+          any = any || x[first + k] == T(3);
+        }
+        T run_sum = 0, run_lo = std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
+                                                                       : std::numeric_limits<T>::max();
+        T run_hi = std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+                                                        : std::numeric_limits<T>::lowest();
+        const T lane_value = x[first + lanes[group * per_group + sub]];
+        for (size_t k = 0; k < size; ++k) {
+          const size_t i = first + k;
+          const T exclusive[3] = {run_sum, run_lo, run_hi};
+          run_sum = static_cast<T>(run_sum + x[i]);
+          run_lo = std::min(run_lo, x[i]);
+          run_hi = std::max(run_hi, x[i]);
+          const T want[10] = {lane_value, sum,    lo,           hi,           run_sum,
+                              run_lo,     run_hi, exclusive[0], exclusive[1], exclusive[2]};
+          static const char* names[10] = {"broadcast", "reduce_add", "reduce_min", "reduce_max", "scan_inclusive_add",
+                                          "scan_inclusive_min", "scan_inclusive_max", "scan_exclusive_add",
+                                          "scan_exclusive_min", "scan_exclusive_max"};
+          for (int f = 0; f < 10; ++f) {
+            if (r[i * 10 + f] != want[f] && ++failures <= 8)
+              ADD_FAILURE() << t << " sub_group_" << names[f] << " at work-item " << i << " (group " << group
+                            << ", sub-group " << sub << " of size " << size << "): got " << r[i * 10 + f]
+                            << ", want " << want[f];
+          }
+          if ((votes[i * 2] != 0) != all && ++failures <= 8) ADD_FAILURE() << t << " sub_group_all at " << i;
+          if ((votes[i * 2 + 1] != 0) != any && ++failures <= 8) ADD_FAILURE() << t << " sub_group_any at " << i;
+        }
+      }
+    }
+  }
+}
+
+TEST_P(SubGroups, CollectivesOfInt) { check_collectives<cl_int>(env, width()); }
+TEST_P(SubGroups, CollectivesOfUint) { check_collectives<cl_uint>(env, width()); }
+TEST_P(SubGroups, CollectivesOfLong) { check_collectives<cl_long>(env, width()); }
+TEST_P(SubGroups, CollectivesOfUlong) { check_collectives<cl_ulong>(env, width()); }
+TEST_P(SubGroups, CollectivesOfFloat) { check_collectives<cl_float>(env, width()); }
+TEST_P(SubGroups, CollectivesOfDouble) {
+  if (!has_fp64(env.device)) GTEST_SKIP() << "no fp64";
+  check_collectives<cl_double>(env, width());
+}
+
+// Only some sub-groups of each group take the branch: a sub-group barrier and a reduction
+// there wait for their own sub-group alone (a work-group barrier would never return), and
+// the barrier orders local memory within the sub-group.
+TEST_P(SubGroups, SubGroupsThatDivergeFromTheirGroupSynchroniseAlone) {
+  BuiltProgram program(env, R"(
+    kernel void k(global int* r, local int* scratch) {
+      uint lid = get_local_id(0), lane = get_sub_group_local_id(), size = get_sub_group_size();
+      int v = -1;
+      if (get_sub_group_id() % 2 == 1) {
+        scratch[lid] = (int)lid * 3;
+        sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+        uint partner = lid - lane + (lane + 1) % size;
+        v = scratch[partner] + sub_group_reduce_add(1) * 100000;
+        sub_group_barrier(CLK_LOCAL_MEM_FENCE, memory_scope_sub_group);
+      }
+      r[get_global_id(0)] = v;
+    })",
+                       "-cl-std=CL3.0");
+  cl_kernel kernel = program.kernel("k");
+  const size_t w = width(), global = 600, local = 200;
+  DeviceBuffer out(env.context, global * sizeof(cl_int));
+  ASSERT_EQ(clSetKernelArg(kernel, 0, sizeof(cl_mem), out.address()), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(kernel, 1, local * sizeof(cl_int), nullptr), CL_SUCCESS);
+  run(kernel, global, local);
+  auto r = read_buffer<cl_int>(env.queue, out.get(), global);
+  int failures = 0;
+  for (size_t i = 0; i < global && failures < 5; ++i) {
+    const size_t lid = i % local, sub = lid / w, lane = lid % w, size = std::min(w, local - sub * w);
+    const cl_int want = sub % 2 == 1 ? cl_int((lid - lane + (lane + 1) % size) * 3 + size * 100000) : -1;
+    if (r[i] != want && ++failures) ADD_FAILURE() << "work-item " << i << ": got " << r[i] << ", want " << want;
+  }
+}
+
+// A device without sub-groups says so everywhere, and its kernels refuse the queries.
+class NoSubGroups : public DeviceTest {};
+
+TEST_P(NoSubGroups, ADeviceWithoutThemRefusesTheKernelQueries) {
+  if (max_num_sub_groups(env.device) != 0) GTEST_SKIP() << "the device has sub-groups";
+  EXPECT_FALSE(lists_feature(env.device, "__opencl_c_subgroups"));
+  EXPECT_EQ(info_value<cl_bool>(clGetDeviceInfo, env.device, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS),
+            cl_bool(CL_FALSE));
+  BuiltProgram program(env, "kernel void k(global uint* r) { r[0] = 1; }");
+  size_t local = 64, value = 0;
+  EXPECT_EQ(clGetKernelSubGroupInfo(program.kernel("k"), env.device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                    sizeof local, &local, sizeof value, &value, nullptr),
+            CL_INVALID_OPERATION);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryDevice, SubGroups, ::testing::ValuesIn(all_devices()), device_name);
+INSTANTIATE_TEST_SUITE_P(EveryDevice, NoSubGroups, ::testing::ValuesIn(all_devices()), device_name);
+
+}  // namespace
