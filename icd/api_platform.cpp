@@ -34,10 +34,12 @@ namespace {
 struct ExtensionFunction {
   const char* name;
   void* address;
+  const char* device_extension;  // offered only while a device lists it (null: always)
 };
 const ExtensionFunction kExtensionFunctions[] = {
-    {"clIcdGetPlatformIDsKHR", reinterpret_cast<void*>(&clIcdGetPlatformIDsKHR)},
-    {"clCreateProgramWithILKHR", reinterpret_cast<void*>(&clCreateProgramWithILKHR)},  // cl_khr_il_program
+    {"clIcdGetPlatformIDsKHR", reinterpret_cast<void*>(&clIcdGetPlatformIDsKHR), nullptr},
+    {"clCreateProgramWithILKHR", reinterpret_cast<void*>(&clCreateProgramWithILKHR), "cl_khr_il_program"},
+    {"clGetKernelSubGroupInfoKHR", reinterpret_cast<void*>(&clGetKernelSubGroupInfoKHR), "cl_khr_subgroups"},
 };
 
 }  // namespace
@@ -104,7 +106,14 @@ CL_API_ENTRY void* CL_API_CALL clGetExtensionFunctionAddressForPlatform(cl_platf
 CL_API_ENTRY void* CL_API_CALL clGetExtensionFunctionAddress(const char* func_name) {
   if (!func_name) return nullptr;
   for (const auto& function : kExtensionFunctions) {
-    if (std::strcmp(func_name, function.name) == 0) return function.address;
+    if (std::strcmp(func_name, function.name) != 0) continue;
+    if (!function.device_extension) return function.address;
+    for (const Device* device : Platform::instance().devices()) {
+      for (const auto& extension : device->description().extensions) {
+        if (extension.name == function.device_extension) return function.address;
+      }
+    }
+    return nullptr;
   }
   return nullptr;
 }

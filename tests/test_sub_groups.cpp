@@ -320,6 +320,123 @@ TEST_P(SubGroups, CollectivesOfDouble) {
   check_collectives<cl_double>(env, width());
 }
 
+// cl_khr_subgroup_shuffle, _shuffle_relative and _rotate for type T, in groups of 200 (a
+// partial last sub-group of 200 % width), and a shuffle that only even lanes reach.
+template <class T>
+void check_shuffles(const Env& env, size_t w) {
+  const std::string t = cl_name<T>();
+  BuiltProgram program(env, "kernel void k(global const " + t + "* x, global " + t + "* r) {\n"
+                                "  size_t i = get_global_id(0);\n  " + t + " v = x[i];\n"
+                                "  uint lane = get_sub_group_local_id(), size = get_sub_group_size();\n"
+                                "  r[i * 8 + 0] = sub_group_shuffle(v, (lane * 7 + 3) % size);\n"
+                                "  r[i * 8 + 1] = sub_group_shuffle_xor(v, 5u);\n"
+                                "  r[i * 8 + 2] = sub_group_shuffle_up(v, 3u);\n"
+                                "  r[i * 8 + 3] = sub_group_shuffle_down(v, 2u);\n"
+                                "  r[i * 8 + 4] = sub_group_rotate(v, 5);\n"
+                                "  r[i * 8 + 5] = sub_group_rotate(v, -3);\n"
+                                "  r[i * 8 + 6] = sub_group_clustered_rotate(v, 3, 4u);\n"
+                                "  if (lane % 2 == 0) r[i * 8 + 7] = sub_group_shuffle(v, lane ^ 2u);\n}\n",
+                       "-cl-std=CL3.0");
+  ASSERT_TRUE(program);
+  cl_kernel kernel = program.kernel("k");
+  const size_t global = 1000, local = 200;
+  std::vector<T> x(global);
+  for (size_t i = 0; i < global; ++i) x[i] = static_cast<T>(i * 37 % 101);
+  DeviceBuffer xs(env.context, global * sizeof(T), x.data()), rs(env.context, global * 8 * sizeof(T));
+  set_args(kernel, xs.get(), rs.get());
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr), CL_SUCCESS);
+  auto r = read_buffer<T>(env.queue, rs.get(), global * 8);
+  int failures = 0;
+  for (size_t i = 0; i < global; ++i) {
+    const size_t lid = i % local, lane = lid % w, first = i - lane, size = std::min(w, local - lid / w * w);
+    auto at = [&](long l) { return x[first + static_cast<size_t>(l)]; };
+    const long s = static_cast<long>(size), ln = static_cast<long>(lane);
+    struct Check {
+      bool defined;
+      T want;
+    } checks[8] = {{true, at((ln * 7 + 3) % s)},
+                   {(lane ^ 5) < size, (lane ^ 5) < size ? at(ln ^ 5) : T()},
+                   {lane >= 3, lane >= 3 ? at(ln - 3) : T()},
+                   {lane + 2 < size, lane + 2 < size ? at(ln + 2) : T()},
+                   {true, at(((ln + 5) % s + s) % s)},
+                   {true, at(((ln - 3) % s + s) % s)},
+                   {size % 4 == 0, at((ln & ~3L) + ((ln + 3) & 3))},
+                   {lane % 2 == 0 && (lane ^ 2) < size, (lane ^ 2) < size ? at(ln ^ 2) : T()}};
+    static const char* names[8] = {"shuffle",        "shuffle_xor",      "shuffle_up",
+                                   "shuffle_down",   "rotate(5)",        "rotate(-3)",
+                                   "clustered_rotate", "shuffle in divergent code"};
+    for (int f = 0; f < 8; ++f) {
+      if (checks[f].defined && r[i * 8 + f] != checks[f].want && ++failures <= 8)
+        ADD_FAILURE() << t << " sub_group_" << names[f] << " at work-item " << i << " (lane " << lane << " of "
+                      << size << "): got " << +r[i * 8 + f] << ", want " << +checks[f].want;
+    }
+  }
+}
+
+TEST_P(SubGroups, ShufflesAndRotatesOfInt) { check_shuffles<cl_int>(env, width()); }
+TEST_P(SubGroups, ShufflesAndRotatesOfUchar) { check_shuffles<cl_uchar>(env, width()); }
+TEST_P(SubGroups, ShufflesAndRotatesOfLong) { check_shuffles<cl_long>(env, width()); }
+TEST_P(SubGroups, ShufflesAndRotatesOfDouble) {
+  if (!has_fp64(env.device)) GTEST_SKIP() << "no fp64";
+  check_shuffles<cl_double>(env, width());
+}
+
+// cl_khr_subgroup_extended_types: the narrow integer types (exclusive min/max scans start
+// from the narrow type's identity) and vector broadcasts.
+TEST_P(SubGroups, CollectivesOfChar) { check_collectives<cl_char>(env, width()); }
+TEST_P(SubGroups, CollectivesOfUshort) { check_collectives<cl_ushort>(env, width()); }
+
+TEST_P(SubGroups, VectorBroadcasts) {
+  BuiltProgram program(env, R"(
+    kernel void k(global const int4* x, global int4* r, global const short3* y, global short3* q) {
+      size_t i = get_global_id(0);
+      r[i] = sub_group_broadcast(x[i], 1u);
+      vstore3(sub_group_broadcast(vload3(i, (global const short*)y), 2u), i, (global short*)q);
+    })",
+                       "-cl-std=CL3.0");
+  ASSERT_TRUE(program);
+  const size_t global = 400, local = 200, w = width();
+  std::vector<cl_int> x(global * 4);
+  std::vector<cl_short> y(global * 3);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<cl_int>(i * 13 + 1);
+  for (size_t i = 0; i < y.size(); ++i) y[i] = static_cast<cl_short>(i * 7 - 500);
+  DeviceBuffer xs(env.context, x.size() * 4, x.data()), rs(env.context, x.size() * 4),
+      ys(env.context, y.size() * 2, y.data()), qs(env.context, y.size() * 2);
+  cl_kernel kernel = program.kernel("k");
+  set_args(kernel, xs.get(), rs.get(), ys.get(), qs.get());
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr), CL_SUCCESS);
+  auto r = read_buffer<cl_int>(env.queue, rs.get(), x.size());
+  auto q = read_buffer<cl_short>(env.queue, qs.get(), y.size());
+  int failures = 0;
+  for (size_t i = 0; i < global; ++i) {
+    const size_t first = i - i % local % w;
+    for (size_t c = 0; c < 4; ++c) {
+      if (r[i * 4 + c] != x[(first + 1) * 4 + c] && ++failures <= 5) ADD_FAILURE() << "int4 at " << i << "." << c;
+    }
+    for (size_t c = 0; c < 3; ++c) {
+      if (q[i * 3 + c] != y[(first + 2) * 3 + c] && ++failures <= 5) ADD_FAILURE() << "short3 at " << i << "." << c;
+    }
+  }
+}
+
+TEST_P(SubGroups, TheExtensionsAreListedWithTheirMacros) {
+  const std::string extensions = " " + device_string(env.device, CL_DEVICE_EXTENSIONS) + " ";
+  // The four OpenCL 3.1 requires; cl_khr_subgroups itself only with independent forward progress.
+  std::vector<std::string> names = {"cl_khr_subgroup_extended_types", "cl_khr_subgroup_shuffle",
+                                    "cl_khr_subgroup_shuffle_relative", "cl_khr_subgroup_rotate"};
+  if (info_value<cl_bool>(clGetDeviceInfo, env.device, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS)) {
+    names.push_back("cl_khr_subgroups");
+  }
+  std::string checks;
+  for (const std::string& name : names) {
+    EXPECT_NE(extensions.find(" " + name + " "), std::string::npos) << name;
+    checks += std::string("#ifndef ") + name + "\n#error " + name + " is not defined\n#endif\n";
+  }
+  BuiltProgram program(env, checks + "kernel void k(global int* r) { r[0] = sub_group_shuffle(1, 0u); }",
+                       "-cl-std=CL3.0");
+  EXPECT_TRUE(program);
+}
+
 // Only some sub-groups of each group take the branch: a sub-group barrier and a reduction
 // there wait for their own sub-group alone (a work-group barrier would never return), and
 // the barrier orders local memory within the sub-group.

@@ -134,4 +134,96 @@ DEFINE_SUB_GROUP_TYPE(ulong, long, _64, 0, ULONG_MAX, 1)
 DEFINE_SUB_GROUP_TYPE(float, int, , -INFINITY, INFINITY, 0)
 DEFINE_SUB_GROUP_TYPE(double, long, _64, -INFINITY, INFINITY, 0)
 
+// The 8- and 16-bit types of cl_khr_subgroup_extended_types go through int. Exclusive
+// scans of min and max give lane 0 the narrow type's identity, not int's; the collective
+// call comes first so every lane makes it.
+#define DEFINE_NARROW_SUB_GROUP(T, LOWEST, HIGHEST)                                                  \
+  OVLD T sub_group_broadcast(T x, uint lane) { return (T)sub_group_broadcast((int)x, lane); }          \
+  OVLD T sub_group_reduce_add(T x) { return (T)sub_group_reduce_add((int)x); }                        \
+  OVLD T sub_group_reduce_min(T x) { return (T)sub_group_reduce_min((int)x); }                        \
+  OVLD T sub_group_reduce_max(T x) { return (T)sub_group_reduce_max((int)x); }                        \
+  OVLD T sub_group_scan_inclusive_add(T x) { return (T)sub_group_scan_inclusive_add((int)x); }        \
+  OVLD T sub_group_scan_inclusive_min(T x) { return (T)sub_group_scan_inclusive_min((int)x); }        \
+  OVLD T sub_group_scan_inclusive_max(T x) { return (T)sub_group_scan_inclusive_max((int)x); }        \
+  OVLD T sub_group_scan_exclusive_add(T x) { return (T)sub_group_scan_exclusive_add((int)x); }        \
+  OVLD T sub_group_scan_exclusive_min(T x) {                                                         \
+    const int before = sub_group_scan_exclusive_min((int)x);                                         \
+    return nvptx_lane_id() == 0 ? (T)(HIGHEST) : (T)before;                                          \
+  }                                                                                                  \
+  OVLD T sub_group_scan_exclusive_max(T x) {                                                         \
+    const int before = sub_group_scan_exclusive_max((int)x);                                         \
+    return nvptx_lane_id() == 0 ? (T)(LOWEST) : (T)before;                                           \
+  }
+
+DEFINE_NARROW_SUB_GROUP(char, CHAR_MIN, CHAR_MAX)
+DEFINE_NARROW_SUB_GROUP(uchar, 0, UCHAR_MAX)
+DEFINE_NARROW_SUB_GROUP(short, SHRT_MIN, SHRT_MAX)
+DEFINE_NARROW_SUB_GROUP(ushort, 0, USHRT_MAX)
+
+// Vector broadcasts (cl_khr_subgroup_extended_types), one component at a time.
+#define DEFINE_VECTOR_BROADCAST(T, N)                                                               \
+  OVLD T##N sub_group_broadcast(T##N x, uint lane) {                                                \
+    T##N r;                                                                                         \
+    for (int i = 0; i < N; ++i) r[i] = sub_group_broadcast(x[i], lane);                             \
+    return r;                                                                                       \
+  }
+#define DEFINE_VECTOR_BROADCASTS(T) \
+  DEFINE_VECTOR_BROADCAST(T, 2) DEFINE_VECTOR_BROADCAST(T, 3) DEFINE_VECTOR_BROADCAST(T, 4) \
+  DEFINE_VECTOR_BROADCAST(T, 8) DEFINE_VECTOR_BROADCAST(T, 16)
+DEFINE_VECTOR_BROADCASTS(char)
+DEFINE_VECTOR_BROADCASTS(uchar)
+DEFINE_VECTOR_BROADCASTS(short)
+DEFINE_VECTOR_BROADCASTS(ushort)
+DEFINE_VECTOR_BROADCASTS(int)
+DEFINE_VECTOR_BROADCASTS(uint)
+DEFINE_VECTOR_BROADCASTS(long)
+DEFINE_VECTOR_BROADCASTS(ulong)
+DEFINE_VECTOR_BROADCASTS(float)
+DEFINE_VECTOR_BROADCASTS(double)
+
+// cl_khr_subgroup_shuffle, _shuffle_relative and _rotate need not be reached by every
+// work-item of the sub-group: they take part with the lanes converged at the call. (A mask
+// naming a lane that never makes the call would hang the warp.)
+static uint active_lanes(void) {
+  uint mask;
+  __asm__ volatile("activemask.b32 %0;" : "=r"(mask));
+  return mask;
+}
+
+#define DEFINE_SHUFFLES(T, BITS, SUFFIX, MOVE)                                                      \
+  OVLD T sub_group_shuffle(T x, uint lane) {                                                        \
+    return (T)as_##MOVE(nvptx_shuffle_index##SUFFIX(active_lanes(), as_##BITS((MOVE)x), (int)lane, WHOLE_WARP)); \
+  }                                                                                                 \
+  OVLD T sub_group_shuffle_xor(T x, uint lanes) {                                                   \
+    return (T)as_##MOVE(nvptx_shuffle_xor##SUFFIX(active_lanes(), as_##BITS((MOVE)x), (int)lanes, WHOLE_WARP)); \
+  }                                                                                                 \
+  OVLD T sub_group_shuffle_up(T x, uint delta) {                                                    \
+    return (T)as_##MOVE(nvptx_shuffle_up##SUFFIX(active_lanes(), as_##BITS((MOVE)x), (int)delta, FROM_LANE_ZERO)); \
+  }                                                                                                 \
+  OVLD T sub_group_shuffle_down(T x, uint delta) {                                                  \
+    return (T)as_##MOVE(nvptx_shuffle_down##SUFFIX(active_lanes(), as_##BITS((MOVE)x), (int)delta, WHOLE_WARP)); \
+  }                                                                                                 \
+  OVLD T sub_group_rotate(T x, int delta) {                                                         \
+    const long size = get_sub_group_size();                                                         \
+    const long from = (((long)nvptx_lane_id() + delta) % size + size) % size;                       \
+    return (T)as_##MOVE(nvptx_shuffle_index##SUFFIX(active_lanes(), as_##BITS((MOVE)x), (int)from, WHOLE_WARP)); \
+  }                                                                                                 \
+  OVLD T sub_group_clustered_rotate(T x, int delta, uint cluster_size) {                            \
+    const uint lane = nvptx_lane_id();                                                              \
+    const uint from = (lane & ~(cluster_size - 1)) + ((lane + (uint)delta) & (cluster_size - 1));   \
+    return (T)as_##MOVE(nvptx_shuffle_index##SUFFIX(active_lanes(), as_##BITS((MOVE)x), (int)from, WHOLE_WARP)); \
+  }
+
+// MOVE: the 32- or 64-bit type a value travels as (narrow integers widened first).
+DEFINE_SHUFFLES(char, int, , int)
+DEFINE_SHUFFLES(uchar, int, , uint)
+DEFINE_SHUFFLES(short, int, , int)
+DEFINE_SHUFFLES(ushort, int, , uint)
+DEFINE_SHUFFLES(int, int, , int)
+DEFINE_SHUFFLES(uint, int, , uint)
+DEFINE_SHUFFLES(long, long, _64, long)
+DEFINE_SHUFFLES(ulong, long, _64, ulong)
+DEFINE_SHUFFLES(float, int, , float)
+DEFINE_SHUFFLES(double, long, _64, double)
+
 #endif  // __NVPTX__

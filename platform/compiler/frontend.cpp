@@ -31,7 +31,9 @@ std::string without_program_folder(std::string log) {
   return log;
 }
 
-constexpr std::string_view kExtensionsUnknownToClang[] = {"cl_khr_extended_bit_ops"};
+constexpr std::string_view kExtensionsUnknownToClang[] = {
+    "cl_khr_extended_bit_ops", "cl_khr_subgroup_extended_types", "cl_khr_subgroup_shuffle",
+    "cl_khr_subgroup_shuffle_relative", "cl_khr_subgroup_rotate"};
 
 std::vector<std::string> clang_arguments(const FrontendRequest& request, const backend::DeviceDescription& device) {
   const std::string resource_dir = CUCL_CLANG_RESOURCE_DIR;
