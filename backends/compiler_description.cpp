@@ -26,7 +26,8 @@ void describe_opencl_c_compiler(DeviceDescription& d, const CompilerSetup& setup
                          {v3, "__opencl_c_program_scope_global_variables"},
                          {v3, "__opencl_c_atomic_order_acq_rel"},
                          {v3, "__opencl_c_atomic_order_seq_cst"},
-                         {v3, "__opencl_c_atomic_scope_device"}};
+                         {v3, "__opencl_c_atomic_scope_device"},
+                         {v3, "__opencl_c_work_group_collective_functions"}};
   if (setup.all_devices_scope) d.opencl_c_features.push_back({v3, "__opencl_c_atomic_scope_all_devices"});
   // SPIR-V through the SPIRV-LLVM-Translator 15 (platform/compiler/spirv_reader.cpp).
   d.ils = {{CL_MAKE_VERSION(1, 0, 0), "SPIR-V"}, {CL_MAKE_VERSION(1, 1, 0), "SPIR-V"},
@@ -40,6 +41,7 @@ void describe_opencl_c_compiler(DeviceDescription& d, const CompilerSetup& setup
     d.extensions.push_back({v1, extension});
   }
   d.generic_address_space_support = CL_TRUE;
+  d.work_group_collective_functions_support = CL_TRUE;
   d.non_uniform_work_group_support = CL_TRUE;
   d.max_global_variable_size = 64 * 1024 * 1024;
   d.global_variable_preferred_total_size = 64 * 1024 * 1024;
@@ -49,6 +51,22 @@ void describe_opencl_c_compiler(DeviceDescription& d, const CompilerSetup& setup
   if (setup.all_devices_scope) scopes |= CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
   d.atomic_memory_capabilities = orders | scopes;
   d.atomic_fence_capabilities = orders | scopes | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM;
+}
+
+void describe_sub_groups(DeviceDescription& d, cl_uint width, bool independent_forward_progress) {
+  d.sub_group_width = width;
+  d.max_num_sub_groups = static_cast<cl_uint>((d.max_work_group_size + width - 1) / width);
+  d.sub_group_independent_forward_progress = independent_forward_progress ? CL_TRUE : CL_FALSE;
+  d.opencl_c_features.push_back({CL_MAKE_VERSION(3, 0, 0), "__opencl_c_subgroups"});
+  const cl_version v1 = CL_MAKE_VERSION(1, 0, 0);
+  // cl_khr_subgroups promises independent forward progress (the device query must say so).
+  if (independent_forward_progress) d.extensions.push_back({v1, "cl_khr_subgroups"});
+  for (const char* extension :
+       {"cl_khr_subgroup_extended_types", "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
+        "cl_khr_subgroup_rotate", "cl_khr_subgroup_non_uniform_vote", "cl_khr_subgroup_ballot",
+        "cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_clustered_reduce"}) {
+    d.extensions.push_back({v1, extension});
+  }
 }
 
 }  // namespace cucl::backend

@@ -22,4 +22,9 @@ struct CompilerSetup {
 
 void describe_opencl_c_compiler(DeviceDescription& d, const CompilerSetup& setup);
 
+// Sub-groups of `width` work-items (the last of a group partial) with every sub-group
+// extension the builtin libraries implement; cl_khr_subgroups only with independent forward
+// progress. Call after max_work_group_size is known.
+void describe_sub_groups(DeviceDescription& d, cl_uint width, bool independent_forward_progress);
+
 }  // namespace cucl::backend

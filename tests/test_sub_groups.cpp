@@ -390,8 +390,9 @@ TEST_P(SubGroups, VectorBroadcasts) {
   BuiltProgram program(env, R"(
     kernel void k(global const int4* x, global int4* r, global const short3* y, global short3* q) {
       size_t i = get_global_id(0);
-      r[i] = sub_group_broadcast(x[i], 1u);
-      vstore3(sub_group_broadcast(vload3(i, (global const short*)y), 2u), i, (global short*)q);
+      uint last = get_max_sub_group_size() - 1;
+      r[i] = sub_group_broadcast(x[i], min(1u, last));
+      vstore3(sub_group_broadcast(vload3(i, (global const short*)y), min(2u, last)), i, (global short*)q);
     })",
                        "-cl-std=CL3.0");
   ASSERT_TRUE(program);
@@ -409,27 +410,334 @@ TEST_P(SubGroups, VectorBroadcasts) {
   auto q = read_buffer<cl_short>(env.queue, qs.get(), y.size());
   int failures = 0;
   for (size_t i = 0; i < global; ++i) {
-    const size_t first = i - i % local % w;
+    const size_t first = i - i % local % w, one = std::min<size_t>(1, w - 1), two = std::min<size_t>(2, w - 1);
     for (size_t c = 0; c < 4; ++c) {
-      if (r[i * 4 + c] != x[(first + 1) * 4 + c] && ++failures <= 5) ADD_FAILURE() << "int4 at " << i << "." << c;
+      if (r[i * 4 + c] != x[(first + one) * 4 + c] && ++failures <= 5) ADD_FAILURE() << "int4 at " << i << "." << c;
     }
     for (size_t c = 0; c < 3; ++c) {
-      if (q[i * 3 + c] != y[(first + 2) * 3 + c] && ++failures <= 5) ADD_FAILURE() << "short3 at " << i << "." << c;
+      if (q[i * 3 + c] != y[(first + two) * 3 + c] && ++failures <= 5) ADD_FAILURE() << "short3 at " << i << "." << c;
+    }
+  }
+}
+
+// Whether work-item i takes part in the non-uniform tests' branch: about four in five, in an
+// irregular pattern, so that each sub-group of more than one work-item has some lanes out.
+bool takes_part(size_t i) { return (i * 7 + i / 3) % 5 != 0; }
+const char* const kTakesPart = "((i * 7 + i / 3) % 5 != 0)";
+
+bool lists_extension(cl_device_id device, const std::string& name) {
+  return (" " + device_string(device, CL_DEVICE_EXTENSIONS) + " ").find(" " + name + " ") != std::string::npos;
+}
+
+// cl_khr_subgroup_non_uniform_vote and cl_khr_subgroup_ballot, called by the work-items that
+// take part (takes_part) in each sub-group.
+TEST_P(SubGroups, VotesAndBallotsAmongTheLanesThatCallThem) {
+  if (!lists_extension(env.device, "cl_khr_subgroup_ballot")) GTEST_SKIP() << "no cl_khr_subgroup_ballot";
+  BuiltProgram program(env, std::string(R"(
+    kernel void k(global const int* x, global uint* r) {
+      size_t i = get_global_id(0);
+      for (int f = 0; f < 12; ++f) r[i * 12 + f] = 0xdeadu;
+      if )") + kTakesPart + R"( {
+        int v = x[i];
+        uint4 ballot = sub_group_ballot(v > 10);
+        r[i * 12 + 0] = ballot.x;
+        r[i * 12 + 1] = sub_group_elect();
+        r[i * 12 + 2] = sub_group_non_uniform_all(v >= 0);
+        r[i * 12 + 3] = sub_group_non_uniform_any(v == 7);
+        r[i * 12 + 4] = sub_group_non_uniform_all_equal(v / 1000);
+        r[i * 12 + 5] = sub_group_broadcast_first(v);
+        r[i * 12 + 6] = sub_group_ballot_bit_count(ballot);
+        r[i * 12 + 7] = sub_group_ballot_inclusive_scan(ballot);
+        r[i * 12 + 8] = sub_group_ballot_exclusive_scan(ballot);
+        r[i * 12 + 9] = sub_group_inverse_ballot(ballot);
+        r[i * 12 + 10] = get_sub_group_lt_mask().x;
+        r[i * 12 + 11] = sub_group_non_uniform_broadcast(v, sub_group_ballot_find_msb(sub_group_ballot(1)));
+      }
+    })",
+                       "-cl-std=CL3.0");
+  ASSERT_TRUE(program);
+  const size_t global = 400, local = 200, w = width();
+  std::vector<cl_int> x(global);
+  for (size_t i = 0; i < global; ++i) x[i] = static_cast<cl_int>(i * 29 % 23);
+  DeviceBuffer xs(env.context, global * 4, x.data()), rs(env.context, global * 12 * 4);
+  cl_kernel kernel = program.kernel("k");
+  set_args(kernel, xs.get(), rs.get());
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr), CL_SUCCESS);
+  auto r = read_buffer<cl_uint>(env.queue, rs.get(), global * 12);
+  int failures = 0, checked = 0;
+  for (size_t i = 0; i < global; ++i) {
+    const size_t lid = i % local, lane = lid % w, first = i - lane, size = std::min(w, local - lid / w * w);
+    if (!takes_part(i)) {
+      for (int f = 0; f < 12; ++f) EXPECT_EQ(r[i * 12 + f], 0xdeadu);
+      continue;
+    }
+    ++checked;
+    cl_uint ballot = 0, count = 0, below = 0;
+    bool all = true, any = false;
+    size_t first_active = size, last_active = 0;
+    for (size_t l = 0; l < size; ++l) {
+      if (!takes_part(first + l)) continue;
+      first_active = std::min(first_active, l);
+      last_active = l;
+      const cl_int v = x[first + l];
+      if (v > 10) ballot |= 1u << l;
+      all = all && v >= 0;
+      any = any || v == 7;
+    }
+    for (size_t l = 0; l < size; ++l) {
+      if (ballot >> l & 1) {
+        ++count;
+        if (l < lane) ++below;
+      }
+    }
+    const cl_uint lt_mask = static_cast<cl_uint>((1ull << lane) - 1);
+    const cl_uint want[12] = {ballot, lane == first_active, all, any, 1, cl_uint(x[first + first_active]), count,
+                              below + (ballot >> lane & 1), below, ballot >> lane & 1, lt_mask,
+                              cl_uint(x[first + last_active])};
+    for (int f = 0; f < 12; ++f) {
+      if (r[i * 12 + f] != want[f] && ++failures <= 8)
+        ADD_FAILURE() << "function " << f << " at work-item " << i << " (lane " << lane << " of " << size
+                      << "): got " << r[i * 12 + f] << ", want " << want[f];
+    }
+  }
+  EXPECT_GT(checked, 300);
+}
+
+// The same call on both sides of a branch (the CTS's pattern): each side's work-items take
+// part among themselves, so the two halves of a sub-group get different answers.
+TEST_P(SubGroups, IdenticalCallsOnBothSidesOfABranchStayApart) {
+  if (!lists_extension(env.device, "cl_khr_subgroup_ballot") ||
+      !lists_extension(env.device, "cl_khr_subgroup_non_uniform_arithmetic")) {
+    GTEST_SKIP() << "no cl_khr_subgroup_ballot or _non_uniform_arithmetic";
+  }
+  BuiltProgram program(env, R"(
+    kernel void k(global const int* x, global int* r) {
+      size_t i = get_global_id(0);
+      int v = x[i];
+      if (get_sub_group_local_id() < get_sub_group_size() / 2) {
+        r[i * 2] = sub_group_broadcast_first(v);
+        r[i * 2 + 1] = sub_group_non_uniform_reduce_add(v);
+      } else {
+        r[i * 2] = sub_group_broadcast_first(v);
+        r[i * 2 + 1] = sub_group_non_uniform_reduce_add(v);
+      }
+    })",
+                       "-cl-std=CL3.0");
+  ASSERT_TRUE(program);
+  const size_t global = 400, local = 200, w = width();
+  std::vector<cl_int> x(global);
+  for (size_t i = 0; i < global; ++i) x[i] = static_cast<cl_int>(i * 17 % 29);
+  DeviceBuffer xs(env.context, global * 4, x.data()), rs(env.context, global * 2 * 4);
+  cl_kernel kernel = program.kernel("k");
+  set_args(kernel, xs.get(), rs.get());
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr), CL_SUCCESS);
+  auto r = read_buffer<cl_int>(env.queue, rs.get(), global * 2);
+  int failures = 0;
+  for (size_t i = 0; i < global; ++i) {
+    const size_t lid = i % local, lane = lid % w, first = i - lane, size = std::min(w, local - lid / w * w);
+    const size_t begin = lane < size / 2 ? 0 : size / 2, end = lane < size / 2 ? size / 2 : size;
+    cl_int sum = 0;
+    for (size_t l = begin; l < end; ++l) sum += x[first + l];
+    if ((r[i * 2] != x[first + begin] || r[i * 2 + 1] != sum) && ++failures <= 8)
+      ADD_FAILURE() << "work-item " << i << " (lane " << lane << " of " << size << "): got " << r[i * 2] << " and "
+                    << r[i * 2 + 1] << ", want " << x[first + begin] << " and " << sum;
+  }
+}
+
+// cl_khr_subgroup_non_uniform_arithmetic and cl_khr_subgroup_clustered_reduce of type T: each
+// operation's reduction and scans among the work-items that take part, and its clustered
+// reduction of every cluster size the sub-groups allow, against references per sub-group.
+template <class T>
+struct NonUniformOp {
+  const char* name;
+  T identity;
+  T (*apply)(T, T);
+};
+
+template <class T>
+std::vector<NonUniformOp<T>> non_uniform_ops() {
+  // Integer sums and products wrap as the type does (computed unsigned: no signed overflow).
+  using U = typename std::conditional_t<std::is_integral_v<T>, std::make_unsigned<T>, std::type_identity<T>>::type;
+  std::vector<NonUniformOp<T>> ops = {
+      {"add", T(0), [](T a, T b) { return static_cast<T>(static_cast<U>(a) + static_cast<U>(b)); }},
+      {"mul", T(1), [](T a, T b) { return static_cast<T>(static_cast<U>(a) * static_cast<U>(b)); }},
+      {"min", std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max(),
+       [](T a, T b) { return std::min(a, b); }},
+      {"max", std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest(),
+       [](T a, T b) { return std::max(a, b); }}};
+  if constexpr (std::is_integral_v<T>) {
+    ops.push_back({"and", static_cast<T>(~T(0)), [](T a, T b) { return static_cast<T>(a & b); }});
+    ops.push_back({"or", T(0), [](T a, T b) { return static_cast<T>(a | b); }});
+    ops.push_back({"xor", T(0), [](T a, T b) { return static_cast<T>(a ^ b); }});
+  }
+  return ops;
+}
+
+template <class T>
+void check_non_uniform_arithmetic(const Env& env, size_t w) {
+  if (!lists_extension(env.device, "cl_khr_subgroup_non_uniform_arithmetic") ||
+      !lists_extension(env.device, "cl_khr_subgroup_clustered_reduce")) {
+    GTEST_SKIP() << "no cl_khr_subgroup_non_uniform_arithmetic or _clustered_reduce";
+  }
+  const std::string t = cl_name<T>();
+  const auto ops = non_uniform_ops<T>();
+  std::vector<size_t> clusters;
+  for (size_t c = 1; c <= w; c *= 2) clusters.push_back(c);
+  const size_t per_item = ops.size() * (3 + clusters.size());
+  std::string body;
+  size_t f = 0;
+  for (const auto& op : ops) {
+    // Products take the second input, of factors -1, 1 and 2, so that they stay exact.
+    const std::string v = op.name == std::string("mul") ? "m[i]" : "x[i]";
+    for (const char* form : {"reduce", "scan_inclusive", "scan_exclusive"}) {
+      body += "    r[i * N + " + std::to_string(f++) + "] = sub_group_non_uniform_" + form + "_" + op.name + "(" + v +
+              ");\n";
+    }
+    for (size_t c : clusters) {
+      body += "    r[i * N + " + std::to_string(f++) + "] = sub_group_clustered_reduce_" + op.name + "(" + v + ", " +
+              std::to_string(c) + "u);\n";
+    }
+  }
+  BuiltProgram program(env, "#define N " + std::to_string(per_item) + "\nkernel void k(global const " + t +
+                                "* x, global const " + t + "* m, global " + t +
+                                "* r) {\n  size_t i = get_global_id(0);\n  if " + kTakesPart + " {\n" + body +
+                                "  }\n}\n",
+                       "-cl-std=CL3.0");
+  ASSERT_TRUE(program);
+  const size_t global = 600, local = 200;
+  std::vector<T> x(global), m(global);
+  std::mt19937 rng(static_cast<unsigned>(sizeof(T) * 3 + std::is_signed_v<T>));
+  const bool has_negatives = std::is_signed_v<T> || std::is_floating_point_v<T>;
+  for (size_t i = 0; i < global; ++i) {
+    x[i] = static_cast<T>(static_cast<int>(rng() % 100) - (has_negatives ? 40 : 0));
+    const int factors[3] = {has_negatives ? -1 : 3, 1, 2};
+    m[i] = static_cast<T>(factors[rng() % 3]);
+  }
+  DeviceBuffer xs(env.context, global * sizeof(T), x.data()), ms(env.context, global * sizeof(T), m.data()),
+      rs(env.context, global * per_item * sizeof(T));
+  cl_kernel kernel = program.kernel("k");
+  set_args(kernel, xs.get(), ms.get(), rs.get());
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr), CL_SUCCESS);
+  auto r = read_buffer<T>(env.queue, rs.get(), global * per_item);
+  int failures = 0;
+  for (size_t i = 0; i < global; ++i) {
+    if (!takes_part(i)) continue;
+    const size_t lid = i % local, lane = lid % w, first = i - lane, size = std::min(w, local - lid / w * w);
+    size_t f = 0;
+    for (const auto& op : ops) {
+      const std::vector<T>& in = op.name == std::string("mul") ? m : x;
+      T all = op.identity, before = op.identity;
+      for (size_t l = 0; l < size; ++l) {
+        if (!takes_part(first + l)) continue;
+        all = op.apply(all, in[first + l]);
+        if (l < lane) before = op.apply(before, in[first + l]);
+      }
+      std::vector<std::pair<std::string, T>> want = {
+          {"reduce", all}, {"scan_inclusive", op.apply(before, in[i])}, {"scan_exclusive", before}};
+      for (size_t c : clusters) {
+        T cluster = op.identity;
+        for (size_t l = lane / c * c; l < std::min(size, lane / c * c + c); ++l) {
+          if (takes_part(first + l)) cluster = op.apply(cluster, in[first + l]);
+        }
+        want.push_back({"clustered_reduce(" + std::to_string(c) + ")", cluster});
+      }
+      for (const auto& [form, value] : want) {
+        const T got = r[i * per_item + f++];
+        if (got != value && ++failures <= 8)
+          ADD_FAILURE() << t << " " << form << "_" << op.name << " at work-item " << i << " (lane " << lane << " of "
+                        << size << "): got " << +got << ", want " << +value;
+      }
+    }
+  }
+}
+
+TEST_P(SubGroups, NonUniformArithmeticOfInt) { check_non_uniform_arithmetic<cl_int>(env, width()); }
+TEST_P(SubGroups, NonUniformArithmeticOfUint) { check_non_uniform_arithmetic<cl_uint>(env, width()); }
+TEST_P(SubGroups, NonUniformArithmeticOfChar) { check_non_uniform_arithmetic<cl_char>(env, width()); }
+TEST_P(SubGroups, NonUniformArithmeticOfUshort) { check_non_uniform_arithmetic<cl_ushort>(env, width()); }
+TEST_P(SubGroups, NonUniformArithmeticOfLong) { check_non_uniform_arithmetic<cl_long>(env, width()); }
+TEST_P(SubGroups, NonUniformArithmeticOfUlong) { check_non_uniform_arithmetic<cl_ulong>(env, width()); }
+TEST_P(SubGroups, NonUniformArithmeticOfFloat) { check_non_uniform_arithmetic<cl_float>(env, width()); }
+TEST_P(SubGroups, NonUniformArithmeticOfDouble) {
+  if (!has_fp64(env.device)) GTEST_SKIP() << "no fp64";
+  check_non_uniform_arithmetic<cl_double>(env, width());
+}
+
+// The logical forms: predicates combined as booleans (any non-zero value is true).
+TEST_P(SubGroups, NonUniformLogicalOperations) {
+  if (!lists_extension(env.device, "cl_khr_subgroup_non_uniform_arithmetic")) GTEST_SKIP();
+  BuiltProgram program(env, std::string(R"(
+    kernel void k(global const int* x, global int* r) {
+      size_t i = get_global_id(0);
+      if )") + kTakesPart + R"( {
+        int p = x[i];
+        r[i * 12 + 0] = sub_group_non_uniform_reduce_logical_and(p);
+        r[i * 12 + 1] = sub_group_non_uniform_reduce_logical_or(p);
+        r[i * 12 + 2] = sub_group_non_uniform_reduce_logical_xor(p);
+        r[i * 12 + 3] = sub_group_non_uniform_scan_inclusive_logical_and(p);
+        r[i * 12 + 4] = sub_group_non_uniform_scan_inclusive_logical_or(p);
+        r[i * 12 + 5] = sub_group_non_uniform_scan_inclusive_logical_xor(p);
+        r[i * 12 + 6] = sub_group_non_uniform_scan_exclusive_logical_and(p);
+        r[i * 12 + 7] = sub_group_non_uniform_scan_exclusive_logical_or(p);
+        r[i * 12 + 8] = sub_group_non_uniform_scan_exclusive_logical_xor(p);
+        r[i * 12 + 9] = sub_group_clustered_reduce_logical_and(p, 1u);
+        r[i * 12 + 10] = sub_group_clustered_reduce_logical_or(p, 1u);
+        r[i * 12 + 11] = sub_group_clustered_reduce_logical_xor(p, 1u);
+      }
+    })",
+                       "-cl-std=CL3.0");
+  ASSERT_TRUE(program);
+  const size_t global = 400, local = 200, w = width();
+  std::vector<cl_int> x(global);
+  // Mostly true (as 1, 7 or -3), so that "and" varies between sub-groups too.
+  for (size_t i = 0; i < global; ++i) x[i] = (i * 13) % 17 == 0 ? 0 : static_cast<cl_int>(i % 3 == 0 ? -3 : 1 + i % 7);
+  DeviceBuffer xs(env.context, global * 4, x.data()), rs(env.context, global * 12 * 4);
+  cl_kernel kernel = program.kernel("k");
+  set_args(kernel, xs.get(), rs.get());
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr), CL_SUCCESS);
+  auto r = read_buffer<cl_int>(env.queue, rs.get(), global * 12);
+  int failures = 0;
+  for (size_t i = 0; i < global; ++i) {
+    if (!takes_part(i)) continue;
+    const size_t lid = i % local, lane = lid % w, first = i - lane, size = std::min(w, local - lid / w * w);
+    bool all_and = true, all_or = false, all_xor = false, before_and = true, before_or = false, before_xor = false;
+    for (size_t l = 0; l < size; ++l) {
+      if (!takes_part(first + l)) continue;
+      const bool p = x[first + l] != 0;
+      all_and = all_and && p;
+      all_or = all_or || p;
+      all_xor = all_xor != p;
+      if (l < lane) {
+        before_and = before_and && p;
+        before_or = before_or || p;
+        before_xor = before_xor != p;
+      }
+    }
+    const bool p = x[i] != 0;
+    const bool want[12] = {all_and, all_or, all_xor, before_and && p, before_or || p, before_xor != p,
+                           before_and, before_or, before_xor, p, p, p};
+    for (int f = 0; f < 12; ++f) {
+      if (r[i * 12 + f] != cl_int(want[f]) && ++failures <= 8)
+        ADD_FAILURE() << "function " << f << " at work-item " << i << ": got " << r[i * 12 + f] << ", want " << want[f];
     }
   }
 }
 
 TEST_P(SubGroups, TheExtensionsAreListedWithTheirMacros) {
-  const std::string extensions = " " + device_string(env.device, CL_DEVICE_EXTENSIONS) + " ";
-  // The four OpenCL 3.1 requires; cl_khr_subgroups itself only with independent forward progress.
+  // The four OpenCL 3.1 requires; cl_khr_subgroups exactly where sub-groups make independent
+  // forward progress (the extension promises it).
   std::vector<std::string> names = {"cl_khr_subgroup_extended_types", "cl_khr_subgroup_shuffle",
                                     "cl_khr_subgroup_shuffle_relative", "cl_khr_subgroup_rotate"};
-  if (info_value<cl_bool>(clGetDeviceInfo, env.device, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS)) {
-    names.push_back("cl_khr_subgroups");
+  const bool progress =
+      info_value<cl_bool>(clGetDeviceInfo, env.device, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS);
+  EXPECT_EQ(lists_extension(env.device, "cl_khr_subgroups"), progress);
+  for (const char* optional : {"cl_khr_subgroups", "cl_khr_subgroup_non_uniform_vote", "cl_khr_subgroup_ballot",
+                               "cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_clustered_reduce"}) {
+    if (lists_extension(env.device, optional)) names.push_back(optional);
   }
   std::string checks;
   for (const std::string& name : names) {
-    EXPECT_NE(extensions.find(" " + name + " "), std::string::npos) << name;
+    EXPECT_TRUE(lists_extension(env.device, name)) << name;
     checks += std::string("#ifndef ") + name + "\n#error " + name + " is not defined\n#endif\n";
   }
   BuiltProgram program(env, checks + "kernel void k(global int* r) { r[0] = sub_group_shuffle(1, 0u); }",

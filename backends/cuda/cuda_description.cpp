@@ -70,15 +70,7 @@ void describe_cuda_compiler(DeviceDescription& d, const NvptxTarget& target) {
   // resident and scheduled on its own, so sub-groups make progress independently.
   // The library's functions take a warp to be 32 work-items, as on every NVIDIA GPU so far.
   if (d.preferred_work_group_size_multiple != kWarpSize) return;
-  d.sub_group_width = kWarpSize;
-  d.max_num_sub_groups = static_cast<cl_uint>(d.max_work_group_size / kWarpSize);
-  d.sub_group_independent_forward_progress = CL_TRUE;
-  d.opencl_c_features.push_back({CL_MAKE_VERSION(3, 0, 0), "__opencl_c_subgroups"});
-  const cl_version v1 = CL_MAKE_VERSION(1, 0, 0);
-  for (const char* extension : {"cl_khr_subgroups", "cl_khr_subgroup_extended_types", "cl_khr_subgroup_shuffle",
-                                "cl_khr_subgroup_shuffle_relative", "cl_khr_subgroup_rotate"}) {
-    d.extensions.push_back({v1, extension});
-  }
+  describe_sub_groups(d, kWarpSize, /*independent_forward_progress=*/true);
 }
 
 }  // namespace

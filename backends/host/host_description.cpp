@@ -187,6 +187,10 @@ DeviceDescription describe_host_device(unsigned concurrency) {
   d.execution_capabilities = CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL;
   d.queue_on_host_properties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
   describe_host_compiler(d);
+  // A sub-group is one work-item (libclc-builtins/src/sub_group_host.cl says why). Work-items
+  // of a group take turns on one thread, so one that waits for another's progress without a
+  // barrier never sees it: no independent forward progress.
+  describe_sub_groups(d, 1, /*independent_forward_progress=*/false);
   return d;
 }
 

@@ -8,6 +8,11 @@
 
 #define OVLD __attribute__((overloadable))
 
+// The __local memory of the work-group collective functions: each code generator replaces
+// the calls with one __local array of the size its library needs
+// (backends/codegen/work_group_scratch.h).
+__local ulong* cucl_work_group_scratch(void);
+
 #ifdef __NVPTX__
 
 // ROUNDEVEN: LLVM 15's NVPTX back end has no llvm.roundeven (it would become a call to

@@ -3,30 +3,14 @@
 // sub-groups from the local linear id, so sub-group k is the work-items 32k .. 32k+31 and
 // the last one of a group whose size is not a multiple of 32 is partial. The functions
 // here are the uniform ones (every work-item of the sub-group reaches them), so the member
-// mask is every lane the sub-group has, not the lanes that happen to be converged.
-//
-// The warp operations are LLVM's NVVM intrinsics, named through asm labels (clang's
-// __nvvm_* builtins need a PTX target feature the library is not compiled with): they
-// carry the convergent attribute, so no optimisation moves them into divergent code.
-// The host device has no sub-groups yet.
+// mask is every lane the sub-group has, not the lanes that happen to be converged. The warp
+// operations are in nvptx_warp.h; the host device's sub-groups are in sub_group_host.cl,
+// the non-uniform arithmetic and clustered reductions in sub_group_non_uniform.cl.
 #include "builtin_support.h"
 #include "atomic_support.h"
+#include "nvptx_warp.h"
 
 #ifdef __NVPTX__
-
-uint nvptx_lane_id(void) __asm("llvm.nvvm.read.ptx.sreg.laneid");
-int nvptx_shuffle_index(uint mask, int value, int lane, int clamp) __asm("llvm.nvvm.shfl.sync.idx.i32");
-int nvptx_shuffle_up(uint mask, int value, int delta, int clamp) __asm("llvm.nvvm.shfl.sync.up.i32");
-int nvptx_shuffle_down(uint mask, int value, int delta, int clamp) __asm("llvm.nvvm.shfl.sync.down.i32");
-int nvptx_shuffle_xor(uint mask, int value, int lanes, int clamp) __asm("llvm.nvvm.shfl.sync.bfly.i32");
-uint nvptx_ballot(uint mask, bool predicate) __asm("llvm.nvvm.vote.ballot.sync");
-void nvptx_warp_sync(uint mask) __asm("llvm.nvvm.bar.warp.sync");
-
-#define WARP 32u
-// shfl's clamp operand: the source lane stays within the whole warp.
-#define WHOLE_WARP 31
-// up: lanes below the delta keep their value (clamp 0 for shfl.up).
-#define FROM_LANE_ZERO 0
 
 static uint linear_local_size(void) { return (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2)); }
 
@@ -49,9 +33,6 @@ OVLD uint get_max_sub_group_size(void) {
   return enqueued < WARP ? enqueued : WARP;
 }
 
-// The lanes of this work-item's sub-group.
-static uint sub_group_mask(uint size) { return size >= WARP ? 0xffffffffu : (1u << size) - 1u; }
-
 OVLD void sub_group_barrier(cl_mem_fence_flags flags) {
   nvptx_warp_sync(sub_group_mask(get_sub_group_size()));
   if (flags) nvptx_fence(__OPENCL_MEMORY_SCOPE_SUB_GROUP);
@@ -66,23 +47,6 @@ OVLD int sub_group_all(int predicate) {
   return nvptx_ballot(mask, predicate != 0) == mask;
 }
 OVLD int sub_group_any(int predicate) { return nvptx_ballot(sub_group_mask(get_sub_group_size()), predicate != 0) != 0; }
-
-// 64-bit values move as two 32-bit halves.
-#define SHUFFLE_64(name)                                                           \
-  static long name##_64(uint mask, long value, int lane, int clamp) {               \
-    const int lo = name(mask, (int)value, lane, clamp);                             \
-    const int hi = name(mask, (int)(value >> 32), lane, clamp);                     \
-    return (long)(((ulong)(uint)hi << 32) | (uint)lo);                              \
-  }
-SHUFFLE_64(nvptx_shuffle_index)
-SHUFFLE_64(nvptx_shuffle_up)
-SHUFFLE_64(nvptx_shuffle_down)
-SHUFFLE_64(nvptx_shuffle_xor)
-
-// Each operand is evaluated once or twice: never a shuffle (it would run in divergent code).
-#define ADD(a, b) ((a) + (b))
-#define MIN(a, b) ((b) < (a) ? (b) : (a))
-#define MAX(a, b) ((b) > (a) ? (b) : (a))
 
 // Reductions and scans of one type T, which moves through shuffles as BITS (int or long) with
 // the shuffle functions of SUFFIX (nothing or _64). Integer reductions of a whole warp are a
@@ -182,14 +146,7 @@ DEFINE_VECTOR_BROADCASTS(float)
 DEFINE_VECTOR_BROADCASTS(double)
 
 // cl_khr_subgroup_shuffle, _shuffle_relative and _rotate need not be reached by every
-// work-item of the sub-group: they take part with the lanes converged at the call. (A mask
-// naming a lane that never makes the call would hang the warp.)
-static uint active_lanes(void) {
-  uint mask;
-  __asm__ volatile("activemask.b32 %0;" : "=r"(mask));
-  return mask;
-}
-
+// work-item of the sub-group: they take part with the lanes converged at the call.
 #define DEFINE_SHUFFLES(T, BITS, SUFFIX, MOVE)                                                      \
   OVLD T sub_group_shuffle(T x, uint lane) {                                                        \
     return (T)as_##MOVE(nvptx_shuffle_index##SUFFIX(active_lanes(), as_##BITS((MOVE)x), (int)lane, WHOLE_WARP)); \
@@ -225,5 +182,83 @@ DEFINE_SHUFFLES(long, long, _64, long)
 DEFINE_SHUFFLES(ulong, long, _64, ulong)
 DEFINE_SHUFFLES(float, int, , float)
 DEFINE_SHUFFLES(double, long, _64, double)
+
+// cl_khr_subgroup_non_uniform_vote and cl_khr_subgroup_ballot: among the lanes converged at
+// the call. A ballot of 32 lanes lives in .x; bits above the largest sub-group are ignored
+// where the functions read a ballot and never set where they make one.
+
+OVLD int sub_group_elect(void) { return nvptx_lane_id() == first_active_lane(active_lanes()); }
+OVLD int sub_group_non_uniform_all(int predicate) {
+  const uint active = active_lanes();
+  return nvptx_ballot(active, predicate != 0) == active;
+}
+OVLD int sub_group_non_uniform_any(int predicate) { return nvptx_ballot(active_lanes(), predicate != 0) != 0; }
+
+OVLD uint4 sub_group_ballot(int predicate) { return (uint4)(nvptx_ballot(active_lanes(), predicate != 0), 0, 0, 0); }
+OVLD int sub_group_inverse_ballot(uint4 value) { return (value.x >> nvptx_lane_id()) & 1u; }
+OVLD int sub_group_ballot_bit_extract(uint4 value, uint index) {
+  return index < 128 ? (value[index / 32] >> (index % 32)) & 1u : 0;
+}
+// The bit-counting functions consider the bits of lanes below the dispatch's largest
+// sub-group size, whether this sub-group has those lanes or not.
+static uint own_bits(uint4 value) { return value.x & sub_group_mask(get_max_sub_group_size()); }
+OVLD uint sub_group_ballot_bit_count(uint4 value) { return popcount(own_bits(value)); }
+OVLD uint sub_group_ballot_inclusive_scan(uint4 value) { return popcount(own_bits(value) & nvptx_lanemask_le()); }
+OVLD uint sub_group_ballot_exclusive_scan(uint4 value) { return popcount(own_bits(value) & nvptx_lanemask_lt()); }
+OVLD uint sub_group_ballot_find_lsb(uint4 value) { return (uint)__builtin_ctz(own_bits(value)); }
+OVLD uint sub_group_ballot_find_msb(uint4 value) { return 31u - (uint)__builtin_clz(own_bits(value)); }
+
+#define DEFINE_LANE_MASK(name)                                                                     \
+  OVLD uint4 get_sub_group_##name##_mask(void) {                                                   \
+    return (uint4)(nvptx_lanemask_##name() & sub_group_mask(get_sub_group_size()), 0, 0, 0);       \
+  }
+DEFINE_LANE_MASK(eq)
+DEFINE_LANE_MASK(ge)
+DEFINE_LANE_MASK(gt)
+DEFINE_LANE_MASK(le)
+DEFINE_LANE_MASK(lt)
+
+#define DEFINE_NON_UNIFORM_SCALAR(T, BITS, SUFFIX, MOVE)                                            \
+  OVLD T sub_group_non_uniform_broadcast(T x, uint lane) {                                          \
+    return (T)as_##MOVE(nvptx_shuffle_index##SUFFIX(active_lanes(), as_##BITS((MOVE)x), (int)lane, WHOLE_WARP)); \
+  }                                                                                                 \
+  OVLD T sub_group_broadcast_first(T x) {                                                           \
+    const uint active = active_lanes();                                                             \
+    return (T)as_##MOVE(nvptx_shuffle_index##SUFFIX(active, as_##BITS((MOVE)x), (int)first_active_lane(active), WHOLE_WARP)); \
+  }                                                                                                 \
+  OVLD int sub_group_non_uniform_all_equal(T x) {                                                   \
+    const T first = sub_group_broadcast_first(x);                                                   \
+    return sub_group_non_uniform_all(x == first);                                                   \
+  }
+DEFINE_NON_UNIFORM_SCALAR(char, int, , int)
+DEFINE_NON_UNIFORM_SCALAR(uchar, int, , uint)
+DEFINE_NON_UNIFORM_SCALAR(short, int, , int)
+DEFINE_NON_UNIFORM_SCALAR(ushort, int, , uint)
+DEFINE_NON_UNIFORM_SCALAR(int, int, , int)
+DEFINE_NON_UNIFORM_SCALAR(uint, int, , uint)
+DEFINE_NON_UNIFORM_SCALAR(long, long, _64, long)
+DEFINE_NON_UNIFORM_SCALAR(ulong, long, _64, ulong)
+DEFINE_NON_UNIFORM_SCALAR(float, int, , float)
+DEFINE_NON_UNIFORM_SCALAR(double, long, _64, double)
+
+#define DEFINE_NON_UNIFORM_VECTOR(T, N)                                                             \
+  OVLD T##N sub_group_non_uniform_broadcast(T##N x, uint lane) {                                    \
+    T##N r;                                                                                         \
+    for (int i = 0; i < N; ++i) r[i] = sub_group_non_uniform_broadcast(x[i], lane);                 \
+    return r;                                                                                       \
+  }
+#define DEFINE_NON_UNIFORM_VECTORS(T) \
+  DEFINE_NON_UNIFORM_VECTOR(T, 2) DEFINE_NON_UNIFORM_VECTOR(T, 3) DEFINE_NON_UNIFORM_VECTOR(T, 4) \
+  DEFINE_NON_UNIFORM_VECTOR(T, 8) DEFINE_NON_UNIFORM_VECTOR(T, 16)
+DEFINE_NON_UNIFORM_VECTORS(char)
+DEFINE_NON_UNIFORM_VECTORS(uchar)
+DEFINE_NON_UNIFORM_VECTORS(short)
+DEFINE_NON_UNIFORM_VECTORS(ushort)
+DEFINE_NON_UNIFORM_VECTORS(int)
+DEFINE_NON_UNIFORM_VECTORS(uint)
+DEFINE_NON_UNIFORM_VECTORS(long)
+DEFINE_NON_UNIFORM_VECTORS(ulong)
+DEFINE_NON_UNIFORM_VECTORS(float)
+DEFINE_NON_UNIFORM_VECTORS(double)
 
 #endif  // __NVPTX__

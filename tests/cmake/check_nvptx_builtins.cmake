@@ -1,6 +1,6 @@
 # The nvptx64 builtin library (libclc-builtins) may leave undefined only what the CUDA code
-# generator provides: the work-item functions, barrier, the address-space casts, get_fence
-# and libdevice's __nvvm_reflect (LLVM intrinsics are not listed by nm). Every libdevice
+# generator provides: the work-item functions, barrier, the address-space casts, get_fence,
+# the work-group collectives' scratch (cucl_work_group_scratch) and libdevice's __nvvm_reflect (LLVM intrinsics are not listed by nm). Every libdevice
 # function it calls must be linked in, and no SLEEF name may remain.
 # Usage: cmake -DNM=<llvm-nm> -DBITCODE=<nvptx-builtins.bc> -P check_nvptx_builtins.cmake
 cmake_minimum_required(VERSION 3.20)
@@ -37,7 +37,7 @@ foreach(line IN LISTS lines)
     list(APPEND unexpected "${name} (a SLEEF function)")
   elseif(type STREQUAL "U")
     set(known FALSE)
-    if(name STREQUAL "__nvvm_reflect")
+    if(name STREQUAL "__nvvm_reflect" OR name STREQUAL "cucl_work_group_scratch")
       set(known TRUE)
     elseif(name MATCHES "^_Z([0-9]+)")  # Itanium mangling: _Z<length><name><parameters>
       string(LENGTH "${CMAKE_MATCH_0}" prefix)
@@ -59,7 +59,8 @@ if(unexpected)
   message(FATAL_ERROR "${BITCODE} has symbols the CUDA code generator cannot resolve:\n  ${shown}")
 endif()
 # A few that must be there: builtins of several kinds, and libdevice math they call.
-foreach(required _Z3sinf _Z3powdd _Z10atomic_addPU3AS1Vii _Z15convert_int_rtef __nv_sinf __nv_pow)
+foreach(required _Z3sinf _Z3powdd _Z10atomic_addPU3AS1Vii _Z15convert_int_rtef __nv_sinf __nv_pow
+                 _Z21work_group_reduce_addi _Z32sub_group_non_uniform_reduce_addi)
   if(NOT required IN_LIST defined)
     message(FATAL_ERROR "${BITCODE} does not define ${required}")
   endif()

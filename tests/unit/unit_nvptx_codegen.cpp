@@ -14,6 +14,7 @@
 
 #include <unistd.h>
 
+#include "backends/compiler_description.h"
 #include "backends/cuda/codegen/nvptx_codegen.h"
 #include "backends/cuda/nvptx_program.h"
 #include "platform/compiler/frontend.h"
@@ -37,7 +38,8 @@ DeviceDescription nvptx_description() {
   const cl_version v3 = CL_MAKE_VERSION(3, 0, 0), v1 = CL_MAKE_VERSION(1, 0, 0);
   for (const char* feature : {"__opencl_c_int64", "__opencl_c_fp64", "__opencl_c_generic_address_space",
                               "__opencl_c_program_scope_global_variables", "__opencl_c_atomic_order_acq_rel",
-                              "__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_device"}) {
+                              "__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_device",
+                              "__opencl_c_work_group_collective_functions"}) {
     d.opencl_c_features.push_back({v3, feature});
   }
   for (const char* extension : {"cl_khr_fp64", "cl_khr_byte_addressable_store", "cl_khr_global_int32_base_atomics",
@@ -46,6 +48,8 @@ DeviceDescription nvptx_description() {
                                 "cl_khr_int64_extended_atomics"}) {
     d.extensions.push_back({v1, extension});
   }
+  d.max_work_group_size = 1024;
+  cucl::backend::describe_sub_groups(d, 32, /*independent_forward_progress=*/true);
   return d;
 }
 
@@ -183,6 +187,26 @@ kernel void copy(global const float4* in, global float4* out, local float4* tile
   event_t e = async_work_group_copy(tile, in + get_group_id(0) * get_local_size(0), get_local_size(0), 0);
   wait_group_events(1, &e);
   out[get_global_id(0)] = tile[get_local_id(0)] + convert_float4(convert_int4_sat_rte(tile[0]));
+})"},
+    {"sub_groups", R"(
+kernel void warps(global int* g, global double* d, global ulong* u) {
+  size_t i = get_global_id(0);
+  int v = g[i];
+  g[i] = sub_group_reduce_add(v) + sub_group_scan_exclusive_min(v) + sub_group_broadcast(v, 3u) + sub_group_any(v > 2);
+  d[i] = sub_group_scan_inclusive_max(d[i]) + sub_group_shuffle_xor(d[i], 1u) + sub_group_rotate(d[i], -2);
+  if (v & 1) {
+    uint4 b = sub_group_ballot(v > 5);
+    g[i] += sub_group_ballot_bit_count(b) + sub_group_non_uniform_reduce_mul(v) +
+            sub_group_non_uniform_scan_exclusive_xor(v) + sub_group_clustered_reduce_max(v, 8u) + sub_group_elect();
+    u[i] = sub_group_non_uniform_scan_inclusive_add(u[i]) + sub_group_clustered_reduce_or(u[i], 4u);
+  }
+})"},
+    {"work_group_collectives", R"(
+kernel void groups(global float* f, global long* l, global int* n) {
+  size_t i = get_global_id(0);
+  f[i] = work_group_reduce_add(f[i]) + work_group_scan_exclusive_max(f[i]) + work_group_broadcast(f[i], 5, 0);
+  l[i] = work_group_scan_inclusive_add(l[i]) + work_group_reduce_min(l[i]);
+  n[i] = work_group_all(n[i] > 0) + work_group_any(n[i] == 3);
 })"},
 };
 
@@ -375,3 +399,21 @@ TEST(NvptxProgramFormat, RejectsOtherTargetsAndDamage) {
 }
 
 }  // namespace
+// The same non-uniform call on both sides of a branch: each side keeps its own read of the
+// converged lanes (activemask), so each half of a sub-group broadcasts among itself.
+TEST(NvptxCodegen, NonUniformCallsOnBothSidesOfABranchStayInTheirBranch) {
+  const CodegenResult result = compile(R"(
+kernel void k(global const int* in, global const int* pick, global int* out) {
+  int i = get_global_id(0);
+  if (pick[i] < 16) {
+    out[i] = sub_group_broadcast_first(in[i]);
+  } else {
+    out[i] = sub_group_broadcast_first(in[i]);
+  }
+})");
+  ASSERT_TRUE(result.ok) << result.log;
+  const std::string ptx = decoded(result).ptx;
+  size_t reads = 0;
+  for (size_t at = ptx.find("activemask"); at != std::string::npos; at = ptx.find("activemask", at + 1)) ++reads;
+  EXPECT_EQ(reads, 2u) << ptx;
+}

@@ -12,7 +12,9 @@
 #include <mutex>
 
 #include "backends/codegen/module_tools.h"
+#include "backends/codegen/work_group_scratch.h"
 #include "backends/cuda/codegen/address_space_remap.h"
+#include "backends/cuda/codegen/converged_lanes.h"
 #include "backends/cuda/codegen/divide_sqrt.h"
 #include "backends/cuda/codegen/kernel_entries.h"
 #include "backends/cuda/codegen/loop_latches.h"
@@ -32,6 +34,9 @@ namespace {
 constexpr const char* kTriple = "nvptx64-nvidia-cuda";
 // The newest of each that LLVM 15's NVPTX back end knows.
 constexpr unsigned kNewestSm = 86, kNewestPtx = 75;
+
+// libclc-builtins/src/work_group_nvptx.cl: one 8-byte value per warp of the largest block.
+constexpr uint64_t kWorkGroupScratchBytes = 32 * 8;
 
 std::unique_ptr<llvm::TargetMachine> create_nvptx_target_machine(const NvptxTarget& target, bool optimize) {
   static std::once_flag initialized;
@@ -88,6 +93,8 @@ CodegenResult generate_nvptx_code(std::string_view bitcode, const CodegenOptions
   }
   if (!options.correctly_rounded_divide_sqrt) use_fast_fp32_divide_and_sqrt(*module, options.denorms_are_zero);
   if (!link_builtin_library(*module, builtins::nvptx_bitcode(), result.log)) return result;
+  provide_work_group_scratch(*module, kWorkGroupScratchBytes);
+  keep_converged_lane_reads_in_place(*module);
   remap_address_spaces_for_nvptx(*module);
   NvptxProgram program;
   if (std::string error = build_kernel_entries(*module, program); !error.empty()) {

@@ -6,6 +6,7 @@
 #include <llvm/Target/TargetMachine.h>
 
 #include "backends/codegen/module_tools.h"
+#include "backends/codegen/work_group_scratch.h"
 #include "base/settings.h"
 #include "backends/host/codegen/call_abi_matching.h"
 #include "backends/host/codegen/non_trapping_division.h"
@@ -19,6 +20,9 @@ namespace {
 
 // What generated code may call besides what it defines: SLEEF and the host runtime.
 bool provided_by_host(llvm::StringRef name) { return name.startswith("Sleef_") || name.startswith("cucl_host_"); }
+
+// libclc-builtins/src/work_group_host.cl: a sequence number and two accumulators.
+constexpr uint64_t kWorkGroupScratchBytes = 3 * 8;
 
 }  // namespace
 
@@ -38,6 +42,7 @@ CodegenResult generate_host_code(std::string_view bitcode, const CodegenOptions&
   module->setTargetTriple(machine->getTargetTriple().str());
   module->setDataLayout(machine->createDataLayout());
   if (!link_builtin_library(*module, builtins::host_bitcode(), result.log)) return result;
+  provide_work_group_scratch(*module, kWorkGroupScratchBytes);
   if (std::string mismatch = match_call_abis(*module); !mismatch.empty()) {
     result.log += mismatch;
     return result;

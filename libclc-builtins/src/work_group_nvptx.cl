@@ -1,0 +1,83 @@
+// Work-group collective functions (__opencl_c_work_group_collective_functions, 6.15.16) on
+// the GPU. A work-group is a block of warps (sub_group.cl): each warp combines its values
+// with shuffles, one lane of each writes the warp's result to __local memory, and after one
+// barrier every work-item combines the warps' results, all in the same order (so
+// floating-point results agree across the group). A second barrier keeps the next call
+// from overwriting results slower warps have still to read. A group of one warp needs
+// neither; all/any are a single bar.red.
+#include "builtin_support.h"
+#include "nvptx_warp.h"
+
+#ifdef __NVPTX__
+
+OVLD int work_group_all(int predicate) { return nvptx_block_barrier_and(predicate != 0) != 0; }
+OVLD int work_group_any(int predicate) { return nvptx_block_barrier_or(predicate != 0) != 0; }
+
+#define DEFINE_WORK_GROUP_OP(T, op, OP, IDENTITY)                                           \
+  /* OP over the results of warps [0, count). */                                            \
+  static T warps_##op##_##T(__local const T* results, uint count) {                         \
+    T all = (T)(IDENTITY);                                                                  \
+    for (uint w = 0; w < count; ++w) all = OP(all, results[w]);                             \
+    return all;                                                                             \
+  }                                                                                         \
+  OVLD T work_group_reduce_##op(T x) {                                                      \
+    const T warp = sub_group_reduce_##op(x);                                                \
+    const uint warps = get_num_sub_groups();                                                \
+    if (warps == 1) return warp;                                                            \
+    __local T* results = (__local T*)cucl_work_group_scratch();                             \
+    if (get_sub_group_local_id() == 0) results[get_sub_group_id()] = warp;                  \
+    nvptx_block_barrier();                                                                  \
+    const T all = warps_##op##_##T(results, warps);                                         \
+    nvptx_block_barrier();                                                                  \
+    return all;                                                                             \
+  }                                                                                         \
+  OVLD T work_group_scan_inclusive_##op(T x) {                                              \
+    const T mine = sub_group_scan_inclusive_##op(x);                                        \
+    if (get_num_sub_groups() == 1) return mine;                                             \
+    __local T* results = (__local T*)cucl_work_group_scratch();                             \
+    if (get_sub_group_local_id() == get_sub_group_size() - 1) results[get_sub_group_id()] = mine; \
+    nvptx_block_barrier();                                                                  \
+    const T before = warps_##op##_##T(results, get_sub_group_id());                         \
+    nvptx_block_barrier();                                                                  \
+    return OP(before, mine);                                                                \
+  }                                                                                         \
+  OVLD T work_group_scan_exclusive_##op(T x) {                                              \
+    const T mine = sub_group_scan_exclusive_##op(x);                                        \
+    if (get_num_sub_groups() == 1) return mine;                                             \
+    __local T* results = (__local T*)cucl_work_group_scratch();                             \
+    if (get_sub_group_local_id() == get_sub_group_size() - 1) results[get_sub_group_id()] = OP(mine, x); \
+    nvptx_block_barrier();                                                                  \
+    const uint warp = get_sub_group_id();                                                   \
+    const T before = warps_##op##_##T(results, warp);                                       \
+    nvptx_block_barrier();                                                                  \
+    return warp == 0 ? mine : OP(before, mine);                                             \
+  }
+
+#define DEFINE_WORK_GROUP_TYPE(T, LOWEST, HIGHEST)                                          \
+  static T broadcast_##T(T x, bool source) {                                                \
+    __local T* value = (__local T*)cucl_work_group_scratch();                               \
+    if (source) *value = x;                                                                 \
+    nvptx_block_barrier();                                                                  \
+    const T result = *value;                                                                \
+    nvptx_block_barrier();                                                                  \
+    return result;                                                                          \
+  }                                                                                         \
+  OVLD T work_group_broadcast(T x, size_t id) { return broadcast_##T(x, get_local_id(0) == id); } \
+  OVLD T work_group_broadcast(T x, size_t id_x, size_t id_y) {                              \
+    return broadcast_##T(x, get_local_id(0) == id_x && get_local_id(1) == id_y);            \
+  }                                                                                         \
+  OVLD T work_group_broadcast(T x, size_t id_x, size_t id_y, size_t id_z) {                 \
+    return broadcast_##T(x, get_local_id(0) == id_x && get_local_id(1) == id_y && get_local_id(2) == id_z); \
+  }                                                                                         \
+  DEFINE_WORK_GROUP_OP(T, add, ADD, 0)                                                      \
+  DEFINE_WORK_GROUP_OP(T, min, MIN, HIGHEST)                                                \
+  DEFINE_WORK_GROUP_OP(T, max, MAX, LOWEST)
+
+DEFINE_WORK_GROUP_TYPE(int, INT_MIN, INT_MAX)
+DEFINE_WORK_GROUP_TYPE(uint, 0, UINT_MAX)
+DEFINE_WORK_GROUP_TYPE(long, LONG_MIN, LONG_MAX)
+DEFINE_WORK_GROUP_TYPE(ulong, 0, ULONG_MAX)
+DEFINE_WORK_GROUP_TYPE(float, -INFINITY, INFINITY)
+DEFINE_WORK_GROUP_TYPE(double, -INFINITY, INFINITY)
+
+#endif  // __NVPTX__
