@@ -27,19 +27,26 @@ void describe_opencl_c_compiler(DeviceDescription& d, const CompilerSetup& setup
                          {v3, "__opencl_c_atomic_order_acq_rel"},
                          {v3, "__opencl_c_atomic_order_seq_cst"},
                          {v3, "__opencl_c_atomic_scope_device"},
-                         {v3, "__opencl_c_work_group_collective_functions"}};
+                         {v3, "__opencl_c_work_group_collective_functions"},
+                         {v3, "__opencl_c_integer_dot_product_input_4x8bit"},
+                         {v3, "__opencl_c_integer_dot_product_input_4x8bit_packed"}};
   if (setup.all_devices_scope) d.opencl_c_features.push_back({v3, "__opencl_c_atomic_scope_all_devices"});
   // SPIR-V through the SPIRV-LLVM-Translator 15 (platform/compiler/spirv_reader.cpp).
   d.ils = {{CL_MAKE_VERSION(1, 0, 0), "SPIR-V"}, {CL_MAKE_VERSION(1, 1, 0), "SPIR-V"},
-           {CL_MAKE_VERSION(1, 2, 0), "SPIR-V"}};
+           {CL_MAKE_VERSION(1, 2, 0), "SPIR-V"}, {CL_MAKE_VERSION(1, 3, 0), "SPIR-V"},
+           {CL_MAKE_VERSION(1, 4, 0), "SPIR-V"}};
   const cl_version v1 = CL_MAKE_VERSION(1, 0, 0);
   for (const char* extension :
        {"cl_khr_il_program", "cl_khr_fp64", "cl_khr_byte_addressable_store", "cl_khr_global_int32_base_atomics",
         "cl_khr_global_int32_extended_atomics", "cl_khr_local_int32_base_atomics",
         "cl_khr_local_int32_extended_atomics", "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics",
-        "cl_khr_extended_bit_ops"}) {
+        "cl_khr_extended_bit_ops", "cl_khr_spirv_queries", "cl_khr_suggested_local_work_size"}) {
     d.extensions.push_back({v1, extension});
   }
+  // Version 2 adds the acceleration queries.
+  d.extensions.push_back({CL_MAKE_VERSION(2, 0, 0), "cl_khr_integer_dot_product"});
+  d.integer_dot_product_capabilities =
+      CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR | CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR;
   d.generic_address_space_support = CL_TRUE;
   d.work_group_collective_functions_support = CL_TRUE;
   d.non_uniform_work_group_support = CL_TRUE;

@@ -156,6 +156,11 @@ struct DeviceDescription {
   size_t global_variable_preferred_total_size = 0;
   std::array<cl_uint, 3> preferred_atomic_alignment{0, 0, 0};  // platform, global, local; 0 = natural
 
+  // cl_khr_integer_dot_product (answered only where listed in extensions)
+  cl_device_integer_dot_product_capabilities_khr integer_dot_product_capabilities = 0;
+  cl_device_integer_dot_product_acceleration_properties_khr integer_dot_product_8bit{};
+  cl_device_integer_dot_product_acceleration_properties_khr integer_dot_product_4x8bit_packed{};
+
   // cl_khr_device_uuid / cl_khr_pci_bus_info (answered only where listed in extensions)
   std::array<cl_uchar, CL_UUID_SIZE_KHR> uuid{};
   std::array<cl_uchar, CL_UUID_SIZE_KHR> driver_uuid{};

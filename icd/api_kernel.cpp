@@ -2,9 +2,11 @@
 #include <CL/cl_ext.h>
 
 #include "icd/entry.h"
+#include "icd/opencl_3_1.h"
 #include "platform/queue/enqueue.h"
 #include "platform/info/info.h"
 #include "platform/program/kernel_rules.h"
+#include "platform/program/launch_range.h"
 #include "platform/program/ndrange.h"
 #include "platform/queue/queue.h"
 
@@ -89,6 +91,28 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(cl_kernel kernel, cl_
                                                            size_t* param_value_size_ret) {
   return clGetKernelSubGroupInfo(kernel, device, param_name, input_value_size, input_value, param_value_size,
                                  param_value, param_value_size_ret);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelSuggestedLocalWorkSize(cl_command_queue command_queue, cl_kernel kernel,
+                                                                  cl_uint work_dim, const size_t* global_work_offset,
+                                                                  const size_t* global_work_size,
+                                                                  size_t* suggested_local_work_size) {
+  return guard([&] {
+    auto queue = lookup<Queue>(command_queue);
+    auto target = lookup<Kernel>(kernel);
+    cucl::suggested_local_work_size(*queue, *target, work_dim, global_work_offset, global_work_size,
+                                    suggested_local_work_size);
+  });
+}
+
+// cl_khr_suggested_local_work_size's name for it (OpenCL 3.1 made it core).
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue command_queue,
+                                                                     cl_kernel kernel, cl_uint work_dim,
+                                                                     const size_t* global_work_offset,
+                                                                     const size_t* global_work_size,
+                                                                     size_t* suggested_local_work_size) {
+  return clGetKernelSuggestedLocalWorkSize(command_queue, kernel, work_dim, global_work_offset, global_work_size,
+                                           suggested_local_work_size);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel,

@@ -40,6 +40,8 @@ const ExtensionFunction kExtensionFunctions[] = {
     {"clIcdGetPlatformIDsKHR", reinterpret_cast<void*>(&clIcdGetPlatformIDsKHR), nullptr},
     {"clCreateProgramWithILKHR", reinterpret_cast<void*>(&clCreateProgramWithILKHR), "cl_khr_il_program"},
     {"clGetKernelSubGroupInfoKHR", reinterpret_cast<void*>(&clGetKernelSubGroupInfoKHR), "cl_khr_subgroups"},
+    {"clGetKernelSuggestedLocalWorkSizeKHR", reinterpret_cast<void*>(&clGetKernelSuggestedLocalWorkSizeKHR),
+     "cl_khr_suggested_local_work_size"},
 };
 
 }  // namespace

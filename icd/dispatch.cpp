@@ -2,11 +2,12 @@
 // Window-system sharing extensions are not supported and stay null.
 #include <CL/cl_icd.h>
 
+#include "icd/opencl_3_1.h"
 #include "platform/objects/handle.h"
 
 namespace cucl {
 
-const cl_icd_dispatch kDispatchTable = {
+const DispatchTable kDispatchTable = {{
     .clGetPlatformIDs = &clGetPlatformIDs,
     .clGetPlatformInfo = &clGetPlatformInfo,
     .clGetDeviceIDs = &clGetDeviceIDs,
@@ -156,6 +157,6 @@ const cl_icd_dispatch kDispatchTable = {
     .clCreateBufferWithProperties = &clCreateBufferWithProperties,
     .clCreateImageWithProperties = &clCreateImageWithProperties,
     .clSetContextDestructorCallback = &clSetContextDestructorCallback,
-};
+}, reinterpret_cast<void*>(&clGetKernelSuggestedLocalWorkSize)};
 
 }  // namespace cucl

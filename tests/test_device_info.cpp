@@ -4,6 +4,7 @@
 #include <CL/cl_ext.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 #include <regex>
@@ -17,6 +18,10 @@ using namespace cucl_test;
 using namespace device_queries;
 
 namespace {
+
+// cl_khr_spirv_queries (2025), not in the Debian headers.
+constexpr cl_device_info kSpirvExtendedInstructionSets = 0x12B9, kSpirvExtensions = 0x12BA,
+                         kSpirvCapabilities = 0x12BB;
 
 std::vector<unsigned char> raw_value(cl_device_id device, cl_device_info param) {
   size_t size = 0;
@@ -126,6 +131,8 @@ DEVICE_TEST(UnknownQueriesAndWrongHandlesAreRejected) {
       {CL_DEVICE_UUID_KHR, "cl_khr_device_uuid"},
       {CL_DEVICE_NODE_MASK_KHR, "cl_khr_device_uuid"},
       {CL_DEVICE_PCI_BUS_INFO_KHR, "cl_khr_pci_bus_info"},
+      {CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR, "cl_khr_integer_dot_product"},
+      {kSpirvCapabilities, "cl_khr_spirv_queries"},
       {CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, "cl_nv_device_attribute_query"},
       {CL_DEVICE_WARP_SIZE_NV, "cl_nv_device_attribute_query"},
       {cl_device_info{0x4009}, "cl_nv_device_attribute_query"},  // CL_DEVICE_PCI_SLOT_ID_NV
@@ -401,6 +408,51 @@ DEVICE_TEST(RootDevicesAreNotPartitioned) {
   // A root device has no partition type: no value, or a single 0.
   auto type = device_array<cl_device_partition_property>(device, CL_DEVICE_PARTITION_TYPE);
   EXPECT_TRUE(type.empty() || (type.size() == 1 && type[0] == 0));
+}
+
+// Every device has a UUID (the host device's from the machine's identity), the same in every
+// query and different from its driver's.
+DEVICE_TEST(UuidsIdentifyTheDeviceAndItsDriver) {
+  ASSERT_TRUE(has_extension(device, "cl_khr_device_uuid"));
+  std::array<cl_uchar, CL_UUID_SIZE_KHR> uuid{}, again{}, driver{};
+  ASSERT_EQ(clGetDeviceInfo(device, CL_DEVICE_UUID_KHR, uuid.size(), uuid.data(), nullptr), CL_SUCCESS);
+  ASSERT_EQ(clGetDeviceInfo(device, CL_DEVICE_UUID_KHR, again.size(), again.data(), nullptr), CL_SUCCESS);
+  ASSERT_EQ(clGetDeviceInfo(device, CL_DRIVER_UUID_KHR, driver.size(), driver.data(), nullptr), CL_SUCCESS);
+  EXPECT_EQ(uuid, again);
+  EXPECT_NE(uuid, driver);
+  EXPECT_NE(uuid, (std::array<cl_uchar, CL_UUID_SIZE_KHR>{}));
+  EXPECT_EQ(info_value<cl_bool>(clGetDeviceInfo, device, CL_DEVICE_LUID_VALID_KHR), cl_bool(CL_FALSE));
+}
+
+// cl_khr_spirv_queries: what a device that reads SPIR-V accepts follows from what it reports
+// (the OpenCL SPIR-V environment's list), and each name is a real string.
+DEVICE_TEST(SpirvQueriesFollowTheReportedFeatures) {
+  if (!has_extension(device, "cl_khr_spirv_queries")) {
+    EXPECT_EQ(device_string(device, CL_DEVICE_IL_VERSION), "");
+    return;
+  }
+  auto sets = device_array<const char*>(device, kSpirvExtendedInstructionSets);
+  ASSERT_EQ(sets.size(), 1u);
+  EXPECT_STREQ(sets[0], "OpenCL.std");
+  auto capabilities = device_array<cl_uint>(device, kSpirvCapabilities);
+  auto has = [&](cl_uint capability) {
+    return std::find(capabilities.begin(), capabilities.end(), capability) != capabilities.end();
+  };
+  // Addresses, Linkage, Kernel, Vector16, Float16Buffer, Int16, Int8: every device.
+  for (cl_uint required : {4u, 5u, 6u, 7u, 8u, 22u, 39u}) EXPECT_TRUE(has(required)) << required;
+  EXPECT_EQ(has(10), has_extension(device, "cl_khr_fp64"));                       // Float64
+  EXPECT_EQ(has(9), has_extension(device, "cl_khr_fp16"));                        // Float16
+  EXPECT_EQ(has(61), has_extension(device, "cl_khr_subgroup_ballot"));            // GroupNonUniform
+  EXPECT_EQ(has(63), has_extension(device, "cl_khr_subgroup_non_uniform_arithmetic"));
+  EXPECT_EQ(has(6019), has_extension(device, "cl_khr_integer_dot_product"));      // DotProduct
+  EXPECT_EQ(has(18), info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_MAX_NUM_SUB_GROUPS) > 0);  // Groups
+  EXPECT_FALSE(has(17)) << "Pipes";
+  EXPECT_FALSE(has(13)) << "ImageBasic";
+  auto extensions = device_array<const char*>(device, kSpirvExtensions);
+  std::set<std::string> names;
+  for (const char* name : extensions) names.insert(name);
+  EXPECT_EQ(names.count("SPV_KHR_integer_dot_product"), size_t(has_extension(device, "cl_khr_integer_dot_product")));
+  EXPECT_EQ(names.count("SPV_KHR_bit_instructions"), size_t(has_extension(device, "cl_khr_extended_bit_ops")));
 }
 
 }  // namespace

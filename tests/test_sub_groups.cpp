@@ -8,6 +8,7 @@
 #include <random>
 
 #include "support/builtin_reference.h"
+#include "support/spirv_tools.h"
 
 using namespace cucl_test;
 using namespace cucl_test::builtin;
@@ -776,6 +777,64 @@ TEST_P(SubGroups, SubGroupsThatDivergeFromTheirGroupSynchroniseAlone) {
     const cl_int want = sub % 2 == 1 ? cl_int((lid - lane + (lane + 1) % size) * 3 + size * 100000) : -1;
     if (r[i] != want && ++failures) ADD_FAILURE() << "work-item " << i << ": got " << r[i] << ", want " << want;
   }
+}
+
+// SPIR-V's SubgroupsPerWorkgroup (SubgroupDispatch): the kernel reports the count, a local
+// size of another count is refused, and without one the launch takes that many sub-groups.
+TEST_P(SubGroups, SpirvSubgroupsPerWorkgroupIsTheKernelsCompiledCount) {
+  if (!lists_spirv(env.device)) GTEST_SKIP() << "no SPIR-V";
+  const std::string il = spirv_from_assembly(R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpCapability SubgroupDispatch
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k" %local_size
+               OpExecutionMode %k SubgroupsPerWorkgroup 3
+               OpDecorate %local_size BuiltIn WorkgroupSize
+               OpDecorate %local_size Constant
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+    %ulong_0 = OpConstant %ulong 0
+    %v3ulong = OpTypeVector %ulong 3
+ %ptr_input = OpTypePointer Input %v3ulong
+ %local_size = OpVariable %ptr_input Input
+        %ptr = OpTypePointer CrossWorkgroup %ulong
+         %fn = OpTypeFunction %void %ptr
+          %k = OpFunction %void None %fn
+        %out = OpFunctionParameter %ptr
+      %entry = OpLabel
+       %size = OpLoad %v3ulong %local_size Aligned 32
+          %x = OpCompositeExtract %ulong %size 0
+               OpStore %out %x Aligned 8
+               OpReturn
+               OpFunctionEnd
+)", "spv1.1");
+  ASSERT_FALSE(il.empty());
+  cl_int status = CL_SUCCESS;
+  cl_program program = clCreateProgramWithIL(env.context, il.data(), il.size(), &status);
+  ASSERT_EQ(status, CL_SUCCESS);
+  ASSERT_EQ(clBuildProgram(program, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS) << build_log(program, env.device);
+  cl_kernel kernel = clCreateKernel(program, "k", &status);
+  ASSERT_EQ(status, CL_SUCCESS);
+  size_t count = 0;
+  ASSERT_EQ(clGetKernelSubGroupInfo(kernel, env.device, CL_KERNEL_COMPILE_NUM_SUB_GROUPS, 0, nullptr, sizeof count,
+                                    &count, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(count, 3u);
+  const size_t w = width();
+  DeviceBuffer out(env.context, sizeof(cl_ulong));
+  ASSERT_EQ(clSetKernelArg(kernel, 0, sizeof(cl_mem), out.address()), CL_SUCCESS);
+  const size_t wrong = 3 * w + w, right = 3 * w, global = 6 * w;
+  EXPECT_EQ(clEnqueueNDRangeKernel(env.queue, kernel, 1, nullptr, &global, &wrong, 0, nullptr, nullptr),
+            CL_INVALID_WORK_GROUP_SIZE);
+  EXPECT_EQ(clEnqueueTask(env.queue, kernel, 0, nullptr, nullptr), CL_INVALID_WORK_GROUP_SIZE);
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, kernel, 1, nullptr, &global, &right, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(read_buffer<cl_ulong>(env.queue, out.get(), 1)[0], 3 * w);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
 }
 
 // A device without sub-groups says so everywhere, and its kernels refuse the queries.

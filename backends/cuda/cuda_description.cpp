@@ -64,6 +64,11 @@ void describe_cuda_compiler(DeviceDescription& d, const NvptxTarget& target) {
                        CL_FP_INF_NAN | CL_FP_DENORM;
   d.preferred_vector_width[kDouble] = 1;
   d.native_vector_width[kDouble] = 1;
+  // dot and dot_acc_sat are one dp4a (plus add.sat) for every signedness, vector or packed.
+  const cl_device_integer_dot_product_acceleration_properties_khr dp4a = {CL_TRUE, CL_TRUE, CL_TRUE,
+                                                                          CL_TRUE, CL_TRUE, CL_TRUE};
+  d.integer_dot_product_8bit = dp4a;
+  d.integer_dot_product_4x8bit_packed = dp4a;
   // Non-uniform groups: the launch splits edge groups off (cuda_launch.cpp).
   d.printf_buffer_size = 1024 * 1024;
   // A sub-group is a warp (libclc-builtins/src/sub_group.cl); every warp of a block is

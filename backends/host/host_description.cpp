@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdlib>
 #include <fstream>
@@ -115,6 +116,34 @@ size_t monotonic_clock_resolution_ns() {
   return std::max<size_t>(1, resolution.tv_sec * 1000000000ull + resolution.tv_nsec);
 }
 
+// The machine's identity (systemd's /etc/machine-id, else the boot's), so that the host
+// device of one machine has one UUID across processes; the device's name tells it apart
+// from the machine id itself.
+std::array<cl_uchar, CL_UUID_SIZE_KHR> host_device_uuid() {
+  std::array<cl_uchar, CL_UUID_SIZE_KHR> uuid{};
+  std::string id;
+  for (const char* path : {"/etc/machine-id", "/var/lib/dbus/machine-id", "/proc/sys/kernel/random/boot_id"}) {
+    std::ifstream file(path);
+    if (std::getline(file, id) && !id.empty()) break;
+  }
+  id.erase(std::remove(id.begin(), id.end(), '-'), id.end());
+  const char tag[] = "cucl-host-device";  // 16 bytes
+  for (size_t i = 0; i < uuid.size(); ++i) {
+    const unsigned byte = i * 2 + 1 < id.size() ? std::stoul(id.substr(i * 2, 2), nullptr, 16) : 0;
+    uuid[i] = static_cast<cl_uchar>(byte ^ static_cast<unsigned char>(tag[i]));
+  }
+  return uuid;
+}
+
+// Equal for every host device of this version of cucl.
+std::array<cl_uchar, CL_UUID_SIZE_KHR> host_driver_uuid() {
+  std::array<cl_uchar, CL_UUID_SIZE_KHR> uuid{};
+  const char tag[] = "cucl-host-drv";  // 13 bytes, then the version 0.1.0
+  std::copy(tag, tag + sizeof tag - 1, uuid.begin());
+  uuid[13] = 0, uuid[14] = 1, uuid[15] = 0;
+  return uuid;
+}
+
 cl_uint clamp_to_cl_uint(cl_ulong value) { return static_cast<cl_uint>(std::min<cl_ulong>(value, ~cl_uint{0})); }
 
 }  // namespace
@@ -184,9 +213,12 @@ DeviceDescription describe_host_device(unsigned concurrency) {
                        CL_FP_INF_NAN | CL_FP_DENORM;
 
   d.profiling_timer_resolution_ns = monotonic_clock_resolution_ns();
+  d.uuid = host_device_uuid();
+  d.driver_uuid = host_driver_uuid();
   d.execution_capabilities = CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL;
   d.queue_on_host_properties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
   describe_host_compiler(d);
+  d.extensions.push_back({CL_MAKE_VERSION(1, 0, 0), "cl_khr_device_uuid"});
   // A sub-group is one work-item (libclc-builtins/src/sub_group_host.cl says why). Work-items
   // of a group take turns on one thread, so one that waits for another's progress without a
   // barrier never sees it: no independent forward progress.

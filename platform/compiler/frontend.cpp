@@ -34,7 +34,8 @@ std::string without_program_folder(std::string log) {
 constexpr std::string_view kExtensionsUnknownToClang[] = {
     "cl_khr_extended_bit_ops", "cl_khr_subgroup_extended_types", "cl_khr_subgroup_shuffle",
     "cl_khr_subgroup_shuffle_relative", "cl_khr_subgroup_rotate", "cl_khr_subgroup_non_uniform_vote",
-    "cl_khr_subgroup_ballot", "cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_clustered_reduce"};
+    "cl_khr_subgroup_ballot", "cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_clustered_reduce",
+    "cl_khr_integer_dot_product"};
 
 std::vector<std::string> clang_arguments(const FrontendRequest& request, const backend::DeviceDescription& device) {
   const std::string resource_dir = CUCL_CLANG_RESOURCE_DIR;
@@ -57,8 +58,12 @@ std::vector<std::string> clang_arguments(const FrontendRequest& request, const b
   // The device's OpenCL version, which clang cannot know.
   args.push_back("-D__OPENCL_VERSION__=" + std::to_string(CL_VERSION_MAJOR(device.numeric_version) * 100 +
                                                           CL_VERSION_MINOR(device.numeric_version) * 10));
-  if (request.cl_std.starts_with("CL3")) {
-    for (const auto& feature : device.opencl_c_features) args.push_back("-D" + feature.name + "=1");
+  // cl_khr_integer_dot_product's functions exist in every OpenCL C version, but clang 15
+  // declares them only under the feature macros, which only OpenCL C 3.0 defines otherwise.
+  for (const auto& feature : device.opencl_c_features) {
+    if (request.cl_std.starts_with("CL3") || feature.name.starts_with("__opencl_c_integer_dot_product")) {
+      args.push_back("-D" + feature.name + "=1");
+    }
   }
   // Optimisation happens after the builtins are linked (in the backend): the front end
   // only sets the level, which decides the metadata later passes rely on.

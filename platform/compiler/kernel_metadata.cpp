@@ -155,6 +155,9 @@ ProgramMetadata read_program_metadata(std::string_view bitcode) {
     for (unsigned i = 0; i < function.arg_size(); ++i) kernel.args.push_back(read_argument(function, i, layout));
     kernel.reqd_work_group_size = three_sizes(function.getMetadata("reqd_work_group_size"));
     kernel.work_group_size_hint = three_sizes(function.getMetadata("work_group_size_hint"));
+    if (const llvm::MDNode* sub_groups = function.getMetadata(kSubGroupsPerWorkGroupMetadata)) {
+      kernel.sub_groups_per_work_group = static_cast<size_t>(integer_operand(sub_groups, 0, 0));
+    }
     kernel.attributes = attributes_text(function, kernel);
     program.kernels.push_back(std::move(kernel));
   }

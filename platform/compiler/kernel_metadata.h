@@ -29,8 +29,12 @@ struct KernelMetadata {
   std::vector<KernelArgMetadata> args;
   std::array<size_t, 3> reqd_work_group_size{0, 0, 0};  // all 0 when not given
   std::array<size_t, 3> work_group_size_hint{0, 0, 0};
+  size_t sub_groups_per_work_group = 0;  // SPIR-V's SubgroupsPerWorkgroup; 0 when not given
   std::string attributes;  // CL_KERNEL_ATTRIBUTES: the attributes as source spells them
 };
+
+// The function metadata that carries a kernel's SubgroupsPerWorkgroup from the SPIR-V reader.
+inline constexpr const char* kSubGroupsPerWorkGroupMetadata = "cucl.sub_groups_per_work_group";
 
 struct ProgramMetadata {
   std::vector<KernelMetadata> kernels;  // in the order the module defines them

@@ -1,13 +1,19 @@
 #include "platform/compiler/spirv_reader.h"
 
+#include "platform/compiler/kernel_metadata.h"
+#include "platform/compiler/spirv_legalize.h"
+
 #include <LLVMSPIRVLib/LLVMSPIRVLib.h>
 #include <spirv-tools/libspirv.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <cstring>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -26,9 +32,9 @@ bool has_spirv_header(std::string_view il) {
 }
 
 // The newest SPIR-V the devices list (backends/compiler_description.cpp's `ils`). The
-// translator of LLVM 15 aborts the process on instructions of SPIR-V 1.4 (OpDecorateString,
-// OpCopyLogical, OpPtrEqual, ...), so a newer module never reaches it.
-constexpr uint32_t kNewestReadableVersion = 0x00010200;
+// instructions of SPIR-V 1.4 the translator of LLVM 15 cannot read are rewritten first
+// (spirv_legalize.h); a newer module never reaches it.
+constexpr uint32_t kNewestReadableVersion = 0x00010400;
 
 uint32_t spirv_version(std::string_view il) {
   uint32_t version = 0;
@@ -69,6 +75,37 @@ void mark_constant_memory_constant(llvm::Module& module) {
   }
 }
 
+// OpExecutionMode SubgroupsPerWorkgroup (SubgroupDispatch), which the translator drops:
+// each entry point's count as function metadata (compiler/kernel_metadata.h reads it).
+void keep_sub_groups_per_work_group(std::string_view il, llvm::Module& module) {
+  constexpr uint32_t kOpEntryPoint = 15, kOpExecutionMode = 16, kSubgroupsPerWorkgroup = 36;
+  std::map<uint32_t, std::string> names;
+  std::map<uint32_t, uint32_t> counts;
+  const size_t count = il.size() / 4;
+  auto word = [&](size_t i) {
+    uint32_t w = 0;
+    std::memcpy(&w, il.data() + i * 4, 4);
+    return w;
+  };
+  for (size_t i = 5; i < count;) {
+    const uint32_t head = word(i), opcode = head & 0xffff, length = head >> 16;
+    if (length == 0 || i + length > count) break;
+    if (opcode == kOpEntryPoint && length >= 4) {
+      names[word(i + 2)] = std::string(il.data() + (i + 3) * 4, strnlen(il.data() + (i + 3) * 4, (length - 3) * 4));
+    } else if (opcode == kOpExecutionMode && length >= 4 && word(i + 2) == kSubgroupsPerWorkgroup) {
+      counts[word(i + 1)] = word(i + 3);
+    }
+    i += length;
+  }
+  for (auto [id, sub_groups] : counts) {
+    llvm::Function* kernel = names.count(id) ? module.getFunction(names[id]) : nullptr;
+    if (!kernel) continue;
+    llvm::LLVMContext& context = module.getContext();
+    llvm::Metadata* value = llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), sub_groups));
+    kernel->setMetadata(kSubGroupsPerWorkGroupMetadata, llvm::MDNode::get(context, {value}));
+  }
+}
+
 SPIRV::TranslatorOpts translator_options() {
   SPIRV::TranslatorOpts options;
   options.enableAllExtensions();
@@ -86,7 +123,9 @@ bool is_readable_spirv(std::string_view il) {
 std::map<uint32_t, uint32_t> specialization_constant_sizes(std::string_view il) {
   std::map<uint32_t, uint32_t> sizes;
   if (!has_spirv_header(il) || !version_problem(il).empty() || !validation_problem(il).empty()) return sizes;
-  auto stream = stream_of(il);
+  const LegalizedSpirv legal = legalize_spirv_for_translator(il);
+  if (!legal.problem.empty()) return sizes;
+  auto stream = stream_of(legal.il);
   std::vector<llvm::SpecConstInfoTy> constants;
   if (!llvm::getSpecConstInfo(stream, constants)) return sizes;
   for (auto [id, size] : constants) sizes[id] = size;
@@ -107,9 +146,14 @@ FrontendResult translate_spirv(std::string_view il, const SpecializationConstant
     result.log = "error: invalid SPIR-V module: " + problem + "\n";
     return result;
   }
+  const LegalizedSpirv legal = legalize_spirv_for_translator(il);
+  if (!legal.problem.empty()) {
+    result.log = "error: the SPIR-V module could not be translated: " + legal.problem + "\n";
+    return result;
+  }
   SPIRV::TranslatorOpts options = translator_options();
   for (auto [id, value] : constants) options.setSpecConst(id, value);
-  auto stream = stream_of(il);
+  auto stream = stream_of(legal.il);
   llvm::LLVMContext context;
   // The translator of LLVM 15 works with typed pointers (it asserts on opaque ones, e.g. for
   // the OpenCL.std printf instruction); the bitcode it gives is read back with opaque ones.
@@ -123,6 +167,7 @@ FrontendResult translate_spirv(std::string_view il, const SpecializationConstant
   }
   std::unique_ptr<llvm::Module> owned(module);
   mark_constant_memory_constant(*owned);
+  keep_sub_groups_per_work_group(legal.il, *owned);
   llvm::raw_string_ostream bitcode(result.bitcode);
   llvm::WriteBitcodeToFile(*owned, bitcode);
   bitcode.flush();

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "platform/objects/device.h"
+#include "platform/info/device_info_extensions.h"
 #include "platform/info/device_info_nv.h"
 #include "platform/info/device_info_versions.h"
 #include "platform/info/info.h"
@@ -29,6 +30,7 @@ void vector_width(InfoWriter& out, const backend::DeviceDescription& d, VectorTy
 
 void device_info(Device& device, cl_device_info param, InfoWriter& out) {
   if (device_version_info(device, param, out)) return;
+  if (device_extension_info(device, param, out)) return;
   if (nv_device_attribute_info(device, param, out)) return;
   const auto& d = device.description();
   const auto& images = d.images;

@@ -119,8 +119,8 @@ void kernel_sub_group_info(Kernel& kernel, Device* device, cl_kernel_sub_group_i
     case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT:
       return local_size_for_sub_group_count(kernel, *device, width, input_size, input, out);
     case CL_KERNEL_MAX_NUM_SUB_GROUPS: return out.scalar((kernel.max_work_group_size(*device) + width - 1) / width);
-    // Only SPIR-V's SubgroupsPerWorkgroup sets it, which the translator of LLVM 15 drops.
-    case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: return out.scalar(size_t{0});
+    // Only SPIR-V's SubgroupsPerWorkgroup sets it (OpenCL C has no attribute for it).
+    case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: return out.scalar(kernel.metadata().sub_groups_per_work_group);
     default: fail(CL_INVALID_VALUE);
   }
 }

@@ -24,6 +24,12 @@ CUCL_DECLARE_HANDLE(_cl_sampler);
 #undef CUCL_DECLARE_HANDLE
 
 namespace cucl {
+// The loader's table as of OpenCL 3.1: Debian's cl_icd.h ends with OpenCL 3.0's entries, and
+// OpenCL 3.1 appends clGetKernelSuggestedLocalWorkSize.
+struct DispatchTable {
+  cl_icd_dispatch through_3_0;
+  void* clGetKernelSuggestedLocalWorkSize;
+};
 // Defined by icd/dispatch.cpp: the table every handle points to.
-extern const cl_icd_dispatch kDispatchTable;
+extern const DispatchTable kDispatchTable;
 }  // namespace cucl

@@ -53,7 +53,7 @@ class Object {
   void publish(Registry& registry);
 
  protected:
-  explicit Object(ObjectKind kind) : handle_{&kDispatchTable}, kind_(kind) {}
+  explicit Object(ObjectKind kind) : handle_{&kDispatchTable.through_3_0}, kind_(kind) {}
   // Runs once, when the last API reference goes, while holds may keep the object alive.
   virtual void on_api_released() {}
 

@@ -60,12 +60,13 @@ std::string spirv_from_assembly(const std::string& assembly, const std::string& 
   });
 }
 
-std::string spirv_from_opencl_c(const std::string& source) {
-  return spirv_made_by("k.cl", source, [](const std::string& folder) {
-    return "clang-15 -cc1 -triple spir64-unknown-unknown -no-opaque-pointers -cl-std=CL1.2 -finclude-default-header "
-           "-fdeclare-opencl-builtins -resource-dir $(clang-15 -print-resource-dir) -internal-isystem "
-           "$(clang-15 -print-resource-dir)/include -emit-llvm-bc -O0 -o " + folder + "/k.bc " + folder +
-           "/k.cl && llvm-spirv-15 " + folder + "/k.bc -o " + folder + "/k.spv";
+std::string spirv_from_opencl_c(const std::string& source, const std::string& cl_std,
+                                const std::string& translator_args) {
+  return spirv_made_by("k.cl", source, [&](const std::string& folder) {
+    return "clang-15 -cc1 -triple spir64-unknown-unknown -no-opaque-pointers -cl-std=" + cl_std +
+           " -finclude-default-header -fdeclare-opencl-builtins -resource-dir $(clang-15 -print-resource-dir) "
+           "-internal-isystem $(clang-15 -print-resource-dir)/include -emit-llvm-bc -O0 -o " + folder + "/k.bc " +
+           folder + "/k.cl && llvm-spirv-15 " + translator_args + " " + folder + "/k.bc -o " + folder + "/k.spv";
   });
 }
 

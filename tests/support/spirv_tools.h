@@ -24,7 +24,9 @@ class SpirvDeviceTest : public DeviceTest {
 // test failure, if it fails.
 std::string spirv_from_assembly(const std::string& assembly, const std::string& target = "spv1.0");
 
-// OpenCL C 1.2 -> SPIR-V; empty, with a test failure, if either tool fails.
-std::string spirv_from_opencl_c(const std::string& source);
+// OpenCL C (1.2 unless `cl_std` says otherwise) -> SPIR-V, with `translator_args` passed to
+// llvm-spirv-15 (--spirv-ext=... for example); empty, with a test failure, if either tool fails.
+std::string spirv_from_opencl_c(const std::string& source, const std::string& cl_std = "CL1.2",
+                                const std::string& translator_args = "");
 
 }  // namespace cucl_test

@@ -6,7 +6,7 @@
 
 // Objects point their handles at the ICD's dispatch table (icd/dispatch.cpp); this test
 // has no entry points, and no handle reaches an application.
-const cl_icd_dispatch cucl::kDispatchTable{};
+const cucl::DispatchTable cucl::kDispatchTable{};
 
 using namespace fake_gpu;
 

@@ -39,13 +39,15 @@ DeviceDescription nvptx_description() {
   for (const char* feature : {"__opencl_c_int64", "__opencl_c_fp64", "__opencl_c_generic_address_space",
                               "__opencl_c_program_scope_global_variables", "__opencl_c_atomic_order_acq_rel",
                               "__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_device",
-                              "__opencl_c_work_group_collective_functions"}) {
+                              "__opencl_c_work_group_collective_functions",
+                              "__opencl_c_integer_dot_product_input_4x8bit",
+                              "__opencl_c_integer_dot_product_input_4x8bit_packed"}) {
     d.opencl_c_features.push_back({v3, feature});
   }
   for (const char* extension : {"cl_khr_fp64", "cl_khr_byte_addressable_store", "cl_khr_global_int32_base_atomics",
                                 "cl_khr_global_int32_extended_atomics", "cl_khr_local_int32_base_atomics",
                                 "cl_khr_local_int32_extended_atomics", "cl_khr_int64_base_atomics",
-                                "cl_khr_int64_extended_atomics"}) {
+                                "cl_khr_int64_extended_atomics", "cl_khr_integer_dot_product"}) {
     d.extensions.push_back({v1, extension});
   }
   d.max_work_group_size = 1024;
@@ -200,6 +202,12 @@ kernel void warps(global int* g, global double* d, global ulong* u) {
             sub_group_non_uniform_scan_exclusive_xor(v) + sub_group_clustered_reduce_max(v, 8u) + sub_group_elect();
     u[i] = sub_group_non_uniform_scan_inclusive_add(u[i]) + sub_group_clustered_reduce_or(u[i], 4u);
   }
+})"},
+    {"integer_dot", R"(
+kernel void dots(global uint* u, global int* s, global const uchar4* a, global const char4* b) {
+  size_t i = get_global_id(0);
+  u[i] = dot(a[i], a[i + 1]) + dot_acc_sat_4x8packed_uu_uint(u[i], u[i + 1], 7u);
+  s[i] = dot(a[i], b[i]) + dot_acc_sat(b[i], b[i + 1], s[i]) + dot_4x8packed_su_int(u[i], u[i + 2]);
 })"},
     {"work_group_collectives", R"(
 kernel void groups(global float* f, global long* l, global int* n) {

@@ -1,0 +1,80 @@
+#include "platform/info/spirv_capabilities.h"
+
+#include <algorithm>
+
+#include "platform/info/name_version.h"
+
+namespace cucl {
+namespace {
+
+// Capability numbers from the SPIR-V specification.
+enum Capability : cl_uint {
+  kAddresses = 4,
+  kLinkage = 5,
+  kKernel = 6,
+  kVector16 = 7,
+  kFloat16Buffer = 8,
+  kFloat64 = 10,
+  kInt64 = 11,
+  kInt64Atomics = 12,
+  kGroups = 18,
+  kInt16 = 22,
+  kGenericPointer = 38,
+  kInt8 = 39,
+  kSubgroupDispatch = 58,
+  kGroupNonUniform = 61,
+  kGroupNonUniformVote = 62,
+  kGroupNonUniformArithmetic = 63,
+  kGroupNonUniformBallot = 64,
+  kGroupNonUniformShuffle = 65,
+  kGroupNonUniformShuffleRelative = 66,
+  kGroupNonUniformClustered = 67,
+  kDotProductInput4x8Bit = 6017,
+  kDotProductInput4x8BitPacked = 6018,
+  kDotProduct = 6019,
+  kBitInstructions = 6025,
+  kGroupNonUniformRotateKHR = 6026,
+};
+
+bool has_feature(const backend::DeviceDescription& d, const char* name) {
+  return std::any_of(d.opencl_c_features.begin(), d.opencl_c_features.end(),
+                     [&](const backend::NameVersion& feature) { return feature.name == name; });
+}
+
+}  // namespace
+
+SpirvSupport spirv_support(const backend::DeviceDescription& d) {
+  SpirvSupport s;
+  if (d.ils.empty()) return s;
+  s.extended_instruction_sets = {"OpenCL.std"};
+  s.capabilities = {kAddresses, kFloat16Buffer, kInt16, kInt8, kKernel, kLinkage, kVector16};
+  auto with_extension = [&](const char* extension, std::initializer_list<cl_uint> capabilities,
+                            const char* spirv_extension = nullptr) {
+    if (!contains_name(d.extensions, extension)) return;
+    if (spirv_extension) s.extensions.push_back(spirv_extension);
+    s.capabilities.insert(s.capabilities.end(), capabilities);
+  };
+  if (has_feature(d, "__opencl_c_int64")) s.capabilities.push_back(kInt64);
+  if (d.generic_address_space_support) s.capabilities.push_back(kGenericPointer);
+  if (d.max_num_sub_groups > 0 || d.work_group_collective_functions_support) s.capabilities.push_back(kGroups);
+  // SPIR-V 1.1's SubgroupsPerWorkgroup execution mode (the reader keeps it as the kernel's
+  // CL_KERNEL_COMPILE_NUM_SUB_GROUPS).
+  if (d.max_num_sub_groups > 0) s.capabilities.push_back(kSubgroupDispatch);
+  with_extension("cl_khr_fp64", {kFloat64});
+  with_extension("cl_khr_int64_base_atomics", {kInt64Atomics});
+  with_extension("cl_khr_extended_bit_ops", {kBitInstructions}, "SPV_KHR_bit_instructions");
+  with_extension("cl_khr_integer_dot_product", {kDotProduct, kDotProductInput4x8Bit, kDotProductInput4x8BitPacked},
+                 "SPV_KHR_integer_dot_product");
+  with_extension("cl_khr_subgroup_ballot", {kGroupNonUniform, kGroupNonUniformBallot});
+  with_extension("cl_khr_subgroup_clustered_reduce", {kGroupNonUniformClustered});
+  with_extension("cl_khr_subgroup_non_uniform_arithmetic", {kGroupNonUniformArithmetic});
+  with_extension("cl_khr_subgroup_non_uniform_vote", {kGroupNonUniform, kGroupNonUniformVote});
+  with_extension("cl_khr_subgroup_rotate", {kGroupNonUniformRotateKHR}, "SPV_KHR_subgroup_rotate");
+  with_extension("cl_khr_subgroup_shuffle", {kGroupNonUniformShuffle});
+  with_extension("cl_khr_subgroup_shuffle_relative", {kGroupNonUniformShuffleRelative});
+  std::sort(s.capabilities.begin(), s.capabilities.end());
+  s.capabilities.erase(std::unique(s.capabilities.begin(), s.capabilities.end()), s.capabilities.end());
+  return s;
+}
+
+}  // namespace cucl
