@@ -40,6 +40,12 @@ enum Row : std::size_t {
   kIntegerLoop,
   kNativeMath,
   kSgemm,
+  kWorkGroupReduce,
+  kWorkGroupReduceByHand,
+  kSubGroupReduce,
+  kSubGroupReduceByHand,
+  kDotInt8,
+  kDotInt8ByHand,
   kWaitCpu,
   kBuildFirst,
   kBuildAgain,
@@ -108,6 +114,11 @@ Kernel create_kernel(cl_program program, const char* name);
 
 // The sgemm row: one fixed tiled kernel (sgemm_measurement.cpp), checked against the host.
 Cell measure_sgemm(const Session& session, const Settings& settings);
+
+// The work-group and sub-group reduction rows and the int8 dot product rows, each beside the
+// same work written by hand (collective_measurement.cpp).
+void measure_collectives(const Session& session, cl_mem out, std::size_t bytes, const Settings& settings,
+                         Cells& cells);
 
 // The kernel and build rows (need a compiler; the caller checks CL_DEVICE_COMPILER_AVAILABLE).
 void measure_kernels(const Session& session, cl_mem src, cl_mem dst, std::size_t bytes,
