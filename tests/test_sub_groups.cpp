@@ -361,7 +361,7 @@ void check_shuffles(const Env& env, size_t w) {
                    {lane + 2 < size, lane + 2 < size ? at(ln + 2) : T()},
                    {true, at(((ln + 5) % s + s) % s)},
                    {true, at(((ln - 3) % s + s) % s)},
-                   {size % 4 == 0, at((ln & ~3L) + ((ln + 3) & 3))},
+                   {size % 4 == 0, size % 4 == 0 ? at((ln & ~3L) + ((ln + 3) & 3)) : T()},
                    {lane % 2 == 0 && (lane ^ 2) < size, (lane ^ 2) < size ? at(ln ^ 2) : T()}};
     static const char* names[8] = {"shuffle",        "shuffle_xor",      "shuffle_up",
                                    "shuffle_down",   "rotate(5)",        "rotate(-3)",

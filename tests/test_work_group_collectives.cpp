@@ -244,14 +244,15 @@ TEST_P(WorkGroupCollectives, InALoopWithLocalMemory) {
   auto r = read_buffer<cl_int>(env.queue, out.get(), global);
   for (size_t i = 0; i < global; ++i) {
     const cl_int l = static_cast<cl_int>(i % local), n = static_cast<cl_int>(local);
-    cl_int want = 0;
+    // The kernel's int sums wrap (the first exclusive max is INT_MIN): add as unsigned.
+    cl_uint want = 0;
     for (cl_int round = 1; round <= 5; ++round) {
       // mine(l) = ((l + 1) % n) * round; the sum over the group is round * n(n-1)/2.
       cl_int before = std::numeric_limits<cl_int>::min();
       for (cl_int k = 0; k < l; ++k) before = std::max(before, (k + 1) % n * round);
-      want += round * n * (n - 1) / 2 + before;
+      want += static_cast<cl_uint>(round * n * (n - 1) / 2) + static_cast<cl_uint>(before);
     }
-    ASSERT_EQ(r[i], want) << "work-item " << i;
+    ASSERT_EQ(static_cast<cl_uint>(r[i]), want) << "work-item " << i;
   }
 }
 
