@@ -1,6 +1,8 @@
 #include "backends/compiler_description.h"
 
+#include <algorithm>
 #include <functional>
+#include <string_view>
 
 namespace cucl::backend {
 
@@ -58,6 +60,26 @@ void describe_opencl_c_compiler(DeviceDescription& d, const CompilerSetup& setup
   if (setup.all_devices_scope) scopes |= CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
   d.atomic_memory_capabilities = orders | scopes;
   d.atomic_fence_capabilities = orders | scopes | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM;
+}
+
+void report_opencl_3_1_where_complete(DeviceDescription& d) {
+  const auto listed = [&](std::string_view name) {
+    return std::any_of(d.extensions.begin(), d.extensions.end(), [&](const NameVersion& e) { return e.name == name; });
+  };
+  const bool reads_spirv_1_4 = std::any_of(d.ils.begin(), d.ils.end(), [](const NameVersion& il) {
+    return il.version == CL_MAKE_VERSION(1, 4, 0);
+  });
+  bool complete = d.compiler_available && d.max_num_sub_groups > 0 && reads_spirv_1_4;
+  for (const char* promoted : {"cl_khr_device_uuid", "cl_khr_extended_bit_ops", "cl_khr_integer_dot_product",
+                               "cl_khr_spirv_queries", "cl_khr_subgroup_extended_types", "cl_khr_subgroup_rotate",
+                               "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
+                               "cl_khr_suggested_local_work_size"}) {
+    complete = complete && listed(promoted);
+  }
+  if (!complete) return;
+  d.version = "OpenCL 3.1 cucl";
+  d.numeric_version = CL_MAKE_VERSION(3, 1, 0);
+  d.opencl_c_all_versions.push_back({CL_MAKE_VERSION(3, 1, 0), "OpenCL C"});
 }
 
 void describe_sub_groups(DeviceDescription& d, cl_uint width, bool independent_forward_progress) {

@@ -22,6 +22,10 @@ struct CompilerSetup {
 
 void describe_opencl_c_compiler(DeviceDescription& d, const CompilerSetup& setup);
 
+// OpenCL 3.1 for a device that has everything 3.1 requires (a compiler, sub-groups, SPIR-V
+// up to 1.4, the extensions 3.1 promotes), which then also accepts OpenCL C 3.1. Call last.
+void report_opencl_3_1_where_complete(DeviceDescription& d);
+
 // Sub-groups of `width` work-items (the last of a group partial) with every sub-group
 // extension the builtin libraries implement; cl_khr_subgroups only with independent forward
 // progress. Call after max_work_group_size is known.

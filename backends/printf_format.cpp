@@ -40,7 +40,8 @@ size_t parse_conversion(std::string_view format, size_t i, Conversion& c) {
     while (i < format.size() && std::isdigit(static_cast<unsigned char>(format[i]))) width = width * 10 + (format[i++] - '0');
     c.vector_width = width;
   }
-  for (const char* length : {"hh", "hl", "h", "ll", "l"}) {
+  // z (size_t) and t (ptrdiff_t): OpenCL C 3.1's.
+  for (const char* length : {"hh", "hl", "h", "ll", "l", "z", "t"}) {
     if (format.substr(i).starts_with(length)) {
       c.length = length;
       i += std::strlen(length);
@@ -75,7 +76,7 @@ std::string format_integer(const Conversion& c, const char* at, unsigned bytes) 
   unsigned target = 4;
   if (c.length == "hh") target = 1;
   else if (c.length == "h") target = 2;
-  else if (c.length == "l" || c.length == "ll") target = 8;
+  else if (c.length == "l" || c.length == "ll" || c.length == "z" || c.length == "t") target = 8;
   const bool is_signed = c.specifier == 'd' || c.specifier == 'i';
   const std::string spec = "%" + c.flags_width_precision + "ll" + c.specifier;
   if (c.specifier == 'c') return snprintf_string("%" + c.flags_width_precision + "c", static_cast<int>(static_cast<unsigned char>(raw)));

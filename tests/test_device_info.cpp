@@ -162,7 +162,7 @@ DEVICE_TEST(IdentityAndVersionsAreWellFormed) {
   cl_uint major = 0, minor = 0;
   ASSERT_TRUE(parse_version(device_string(device, CL_DEVICE_VERSION), "OpenCL ", major, minor));
   EXPECT_EQ(major, 3u);
-  EXPECT_EQ(minor, 0u);
+  EXPECT_LE(minor, 1u);
   auto numeric = info_value<cl_version>(clGetDeviceInfo, device, CL_DEVICE_NUMERIC_VERSION);
   EXPECT_EQ(CL_VERSION_MAJOR(numeric), major);
   EXPECT_EQ(CL_VERSION_MINOR(numeric), minor);
@@ -453,6 +453,29 @@ DEVICE_TEST(SpirvQueriesFollowTheReportedFeatures) {
   for (const char* name : extensions) names.insert(name);
   EXPECT_EQ(names.count("SPV_KHR_integer_dot_product"), size_t(has_extension(device, "cl_khr_integer_dot_product")));
   EXPECT_EQ(names.count("SPV_KHR_bit_instructions"), size_t(has_extension(device, "cl_khr_extended_bit_ops")));
+}
+
+// OpenCL 3.1 where the device has what 3.1 requires: sub-groups, SPIR-V 1.0 to 1.4, the
+// extensions 3.1 promotes, and OpenCL C 3.1; the platform is 3.1 either way.
+DEVICE_TEST(OpenCL31DevicesHaveWhatItRequires) {
+  auto platform_numeric = info_value<cl_version>(clGetPlatformInfo, cucl_platform(), CL_PLATFORM_NUMERIC_VERSION);
+  EXPECT_EQ(platform_numeric, CL_MAKE_VERSION(3, 1, 0));
+  auto numeric = info_value<cl_version>(clGetDeviceInfo, device, CL_DEVICE_NUMERIC_VERSION);
+  if (numeric != CL_MAKE_VERSION(3, 1, 0)) return;
+  EXPECT_GE(info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_MAX_NUM_SUB_GROUPS), 1u);
+  const std::string ils = device_string(device, CL_DEVICE_IL_VERSION);
+  for (const char* version : {"SPIR-V_1.0", "SPIR-V_1.1", "SPIR-V_1.2", "SPIR-V_1.3", "SPIR-V_1.4"}) {
+    EXPECT_NE(ils.find(version), std::string::npos) << version;
+  }
+  for (const char* promoted : {"cl_khr_device_uuid", "cl_khr_extended_bit_ops", "cl_khr_integer_dot_product",
+                               "cl_khr_spirv_queries", "cl_khr_subgroup_extended_types", "cl_khr_subgroup_rotate",
+                               "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
+                               "cl_khr_suggested_local_work_size"}) {
+    EXPECT_TRUE(has_extension(device, promoted)) << promoted;
+  }
+  auto versions = device_array<cl_name_version>(device, CL_DEVICE_OPENCL_C_ALL_VERSIONS);
+  EXPECT_TRUE(std::any_of(versions.begin(), versions.end(),
+                          [](const cl_name_version& v) { return v.version == CL_MAKE_VERSION(3, 1, 0); }));
 }
 
 }  // namespace

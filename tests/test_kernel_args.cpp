@@ -147,11 +147,31 @@ TEST_P(KernelArgs, PointerArgumentErrors) {
   DeviceBuffer foreign(other.context, 64);
   EXPECT_EQ(clSetKernelArg(kernel, 0, sizeof(cl_mem), foreign.address()), CL_INVALID_CONTEXT);
   EXPECT_EQ(clSetKernelArg(kernel, 2, sizeof(cl_mem), foreign.address()), CL_INVALID_CONTEXT);
-  // __local: a size and no value.
-  EXPECT_EQ(clSetKernelArg(kernel, 3, 0, nullptr), CL_INVALID_ARG_SIZE);
+  // __local: a size (zero too, on an OpenCL 3.1 platform) and no value.
+  EXPECT_EQ(clSetKernelArg(kernel, 3, 0, nullptr), CL_SUCCESS);
   int value = 0;
   EXPECT_EQ(clSetKernelArg(kernel, 3, sizeof value, &value), CL_INVALID_ARG_VALUE);
   EXPECT_EQ(clSetKernelArg(kernel, 3, 1, nullptr), CL_SUCCESS);
+}
+
+// OpenCL 3.1: a __local argument of size zero launches (a kernel that does not touch it).
+TEST_P(KernelArgs, AnEmptyLocalArgumentLaunches) {
+  BuiltProgram program(env, R"(
+    kernel void k(global int* out, local int* unused, local int* used) {
+      used[get_local_id(0)] = (int)get_global_id(0);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      out[get_global_id(0)] = used[get_local_size(0) - 1 - get_local_id(0)] + (unused == 0 ? 0 : 0);
+    })");
+  cl_kernel kernel = program.kernel("k");
+  ASSERT_NE(kernel, nullptr);
+  const size_t global = 256, local = 64;
+  DeviceBuffer out(env.context, global * sizeof(cl_int));
+  ASSERT_EQ(clSetKernelArg(kernel, 0, sizeof(cl_mem), out.address()), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(kernel, 1, 0, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(kernel, 2, local * sizeof(cl_int), nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr), CL_SUCCESS);
+  auto r = read_buffer<cl_int>(env.queue, out.get(), global);
+  for (size_t i = 0; i < global; ++i) ASSERT_EQ(r[i], cl_int(i / local * local + local - 1 - i % local)) << i;
 }
 
 TEST_P(KernelArgs, UnsetArgumentsBlockTheLaunch) {

@@ -40,6 +40,22 @@ TEST_P(Printf, IntegersWithFlagsWidthsAndLengthModifiers) {
   EXPECT_EQ(print_once(R"(printf("%c%c%c %%\n", 'a', 'b', 'c');)"), "abc %\n");
 }
 
+// OpenCL C 3.1's z (size_t) and t (ptrdiff_t) length modifiers.
+TEST_P(Printf, SizeAndPtrdiffLengthModifiersOfOpenCLC31) {
+  size_t size = 0;
+  ASSERT_EQ(clGetDeviceInfo(env.device, CL_DEVICE_OPENCL_C_ALL_VERSIONS, 0, nullptr, &size), CL_SUCCESS);
+  std::vector<cl_name_version> versions(size / sizeof(cl_name_version));
+  ASSERT_EQ(clGetDeviceInfo(env.device, CL_DEVICE_OPENCL_C_ALL_VERSIONS, size, versions.data(), nullptr), CL_SUCCESS);
+  if (std::none_of(versions.begin(), versions.end(),
+                   [](const cl_name_version& v) { return v.version == CL_MAKE_VERSION(3, 1, 0); })) {
+    GTEST_SKIP() << "no OpenCL C 3.1";
+  }
+  EXPECT_EQ(print_once(R"(size_t s = (size_t)1 << 40; ptrdiff_t d = -(ptrdiff_t)s;
+                          printf("%zu %zx %td %5zd|\n", s, s, d, (size_t)7);)",
+                       "-cl-std=CL3.1"),
+            "1099511627776 10000000000 -1099511627776     7|\n");
+}
+
 TEST_P(Printf, FloatingPointConversions) {
   EXPECT_EQ(print_once(R"(printf("%f %.2f %10.3f %-10.1f|\n", 1.5f, 3.14159f, 2.5f, -1.25f);)"),
             "1.500000 3.14      2.500 -1.2      |\n");

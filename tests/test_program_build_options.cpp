@@ -100,7 +100,7 @@ TEST_P(BuildOptions, LanguageVersionsTheDeviceDoesNotListAreRejected) {
     listed.insert({CL_VERSION_MAJOR(v.version), CL_VERSION_MINOR(v.version)});
   }
   int rejected = 0;
-  for (auto [major, minor] : std::vector<std::pair<cl_uint, cl_uint>>{{1, 0}, {1, 1}, {1, 2}, {2, 0}, {3, 0}}) {
+  for (auto [major, minor] : std::vector<std::pair<cl_uint, cl_uint>>{{1, 0}, {1, 1}, {1, 2}, {2, 0}, {3, 0}, {3, 1}}) {
     if (listed.count({major, minor})) continue;
     Program program = source_program(env.context, "kernel void k() {}");
     const std::string option = "-cl-std=CL" + std::to_string(major) + "." + std::to_string(minor);

@@ -160,6 +160,7 @@ DeviceDescription describe_cuda_device(const CudaDriver& driver, CUdevice device
   d.pci_bus_info.pci_device = static_cast<cl_uint>(attribute(CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID));
   d.pci_bus_info.pci_function = 0;  // CUDA devices are function 0; the driver does not report it
   if (!builtins::nvptx_bitcode().empty()) describe_cuda_compiler(d, target);
+  report_opencl_3_1_where_complete(d);
   return d;
 }
 

@@ -76,7 +76,7 @@ struct LanguageVersion {
 constexpr LanguageVersion kLanguageVersions[] = {
     {"CL1.0", CL_MAKE_VERSION(1, 0, 0)}, {"CL1.1", CL_MAKE_VERSION(1, 1, 0)},
     {"CL1.2", CL_MAKE_VERSION(1, 2, 0)}, {"CL2.0", CL_MAKE_VERSION(2, 0, 0)},
-    {"CL3.0", CL_MAKE_VERSION(3, 0, 0)},
+    {"CL3.0", CL_MAKE_VERSION(3, 0, 0)}, {"CL3.1", CL_MAKE_VERSION(3, 1, 0)},
 };
 
 bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
@@ -204,8 +204,8 @@ class OptionParser {
   }
 
   void parse_language_version(const std::string& name) {
+    // The front end passes the version itself (OpenCL C 3.1 reaches clang 15 as 3.0).
     result_.cl_std = language_version(name, error_);
-    result_.clang_args.push_back("-cl-std=" + name);
   }
 
   const unsigned use_;

@@ -41,9 +41,17 @@ std::vector<std::string> clang_arguments(const FrontendRequest& request, const b
   const std::string resource_dir = CUCL_CLANG_RESOURCE_DIR;
   std::vector<std::string> args = {"-triple", device.compiler.triple};
   args.insert(args.end(), device.compiler.clang_args.begin(), device.compiler.clang_args.end());
+  // clang 15 knows OpenCL C up to 3.0. OpenCL C 3.1 is 3.0 with extensions promoted (which
+  // the devices list, so their functions are declared) and printf's z and t length
+  // modifiers (which clang does not check for OpenCL): 3.0 with 3.1's version macros.
+  const bool opencl_c_3_1 = request.cl_std == "CL3.1";
   args.insert(args.end(), {"-resource-dir", resource_dir, "-internal-isystem", resource_dir + "/include",
                            "-finclude-default-header", "-fdeclare-opencl-builtins", opencl_extensions_flag(device),
-                           "-cl-std=" + request.cl_std, "-cl-kernel-arg-info", "-fno-caret-diagnostics"});
+                           "-cl-std=" + std::string(opencl_c_3_1 ? "CL3.0" : request.cl_std), "-cl-kernel-arg-info",
+                           "-fno-caret-diagnostics"});
+  if (opencl_c_3_1) {
+    args.insert(args.end(), {"-U__OPENCL_C_VERSION__", "-D__OPENCL_C_VERSION__=310", "-DCL_VERSION_3_1=310"});
+  }
   // clang 15 defines some OpenCL C 3.0 features only in its header, and there only for
   // SPIR targets (atomic scopes, work-group collectives, read-write images): each
   // reported feature is also defined directly (an identical redefinition is harmless).

@@ -10,7 +10,7 @@
 namespace cucl {
 namespace {
 
-constexpr cl_version kNumericVersion = CL_MAKE_VERSION(3, 0, 0);  // the "3.0" of Platform::kVersion
+constexpr cl_version kNumericVersion = CL_MAKE_VERSION(3, 1, 0);  // the "3.1" of Platform::kVersion
 
 // cl_khr_icd, plus every extension that all devices support: the spec requires the
 // platform to report exactly those.

@@ -17,7 +17,7 @@ class Platform final : public Object {
   static constexpr cl_int kInvalidHandle = CL_INVALID_PLATFORM;
   static constexpr const char* kName = "cucl";
   static constexpr const char* kVendor = "cucl project";
-  static constexpr const char* kVersion = "OpenCL 3.0 cucl 0.1.0";
+  static constexpr const char* kVersion = "OpenCL 3.1 cucl 0.1.0";
   static constexpr const char* kIcdSuffix = "CUCL";
 
   static Platform& instance();

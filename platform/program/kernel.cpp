@@ -42,8 +42,8 @@ void Kernel::set_arg(cl_uint index, size_t size, const void* value) {
   result.set = true;
   switch (arg.kind) {
     case Kind::LocalPointer:
+      // A size of zero is allowed since OpenCL 3.1 (the platform's version).
       check(value == nullptr, CL_INVALID_ARG_VALUE);
-      check(size != 0, CL_INVALID_ARG_SIZE);
       result.local_size = size;
       break;
     case Kind::GlobalPointer:
