@@ -93,7 +93,9 @@ TEST(CudaDevice, IdentifiesAnNvidiaGpu) {
   EXPECT_EQ(device_value<cl_uint>(gpu, CL_DEVICE_VENDOR_ID), 0x10deu);
   EXPECT_EQ(device_string(gpu, CL_DEVICE_VENDOR), "NVIDIA Corporation");
   EXPECT_FALSE(device_string(gpu, CL_DEVICE_NAME).empty());
-  EXPECT_EQ(device_string(gpu, CL_DEVICE_VERSION).rfind("OpenCL 3.0 ", 0), 0u);
+  // OpenCL 3.1 with a compiler (sub-groups, SPIR-V 1.4 and the promoted extensions need one).
+  const bool compiler = device_value<cl_bool>(gpu, CL_DEVICE_COMPILER_AVAILABLE) == CL_TRUE;
+  EXPECT_EQ(device_string(gpu, CL_DEVICE_VERSION).rfind(compiler ? "OpenCL 3.1 " : "OpenCL 3.0 ", 0), 0u);
   EXPECT_NE(device_string(gpu, CL_DRIVER_VERSION).find("CUDA "), std::string::npos);
   EXPECT_EQ(device_value<cl_bool>(gpu, CL_DEVICE_AVAILABLE), cl_bool(CL_TRUE));
   EXPECT_EQ(device_value<cl_bool>(gpu, CL_DEVICE_HOST_UNIFIED_MEMORY), cl_bool(CL_FALSE));
