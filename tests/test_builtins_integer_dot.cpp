@@ -14,9 +14,6 @@ using namespace cucl_test;
 
 namespace {
 
-bool lists_extension(cl_device_id device, const std::string& name) {
-  return (" " + device_string(device, CL_DEVICE_EXTENSIONS) + " ").find(" " + name + " ") != std::string::npos;
-}
 
 class IntegerDot : public DeviceTest {
  protected:
@@ -146,10 +143,9 @@ TEST_P(IntegerDot, FromSpirv) {
   if (!lists_spirv(env.device)) GTEST_SKIP() << "no SPIR-V";
   const std::string il = spirv_from_opencl_c(kernel_source(), "CL3.0", "--spirv-ext=+SPV_KHR_integer_dot_product");
   ASSERT_FALSE(il.empty());
+  cl_program program = program_from_il(env, il);
+  ASSERT_NE(program, nullptr);
   cl_int status = CL_SUCCESS;
-  cl_program program = clCreateProgramWithIL(env.context, il.data(), il.size(), &status);
-  ASSERT_EQ(status, CL_SUCCESS);
-  ASSERT_EQ(clBuildProgram(program, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS) << build_log(program, env.device);
   cl_kernel kernel = clCreateKernel(program, "k", &status);
   ASSERT_EQ(status, CL_SUCCESS);
   const Inputs in = make_inputs(512);

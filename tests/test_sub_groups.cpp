@@ -19,13 +19,6 @@ cl_uint max_num_sub_groups(cl_device_id device) {
   return info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_MAX_NUM_SUB_GROUPS);
 }
 
-bool lists_feature(cl_device_id device, const std::string& feature) {
-  size_t size = 0;
-  clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr, &size);
-  std::vector<cl_name_version> features(size / sizeof(cl_name_version));
-  clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, size, features.data(), nullptr);
-  return std::any_of(features.begin(), features.end(), [&](const cl_name_version& f) { return feature == f.name; });
-}
 
 class SubGroups : public DeviceTest {
  protected:
@@ -38,6 +31,16 @@ class SubGroups : public DeviceTest {
     ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr),
               CL_SUCCESS);
     ASSERT_EQ(clFinish(env.queue), CL_SUCCESS);
+  }
+  // Runs `kernel(global const int* x, global R* r)` over x.size() work-items in groups of
+  // `local` and returns r, `per_item` values per work-item.
+  template <class R>
+  std::vector<R> run_on_ints(cl_kernel kernel, const std::vector<cl_int>& x, size_t per_item, size_t local) {
+    const size_t global = x.size();
+    DeviceBuffer xs(env.context, global * sizeof(cl_int), x.data()), rs(env.context, global * per_item * sizeof(R));
+    set_args(kernel, xs.get(), rs.get());
+    EXPECT_EQ(clEnqueueNDRangeKernel(env.queue, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr), CL_SUCCESS);
+    return read_buffer<R>(env.queue, rs.get(), global * per_item);
   }
   size_t width() {
     BuiltProgram program(env, "kernel void k(global uint* r) { r[0] = get_max_sub_group_size(); }", "-cl-std=CL3.0");
@@ -426,9 +429,6 @@ TEST_P(SubGroups, VectorBroadcasts) {
 bool takes_part(size_t i) { return (i * 7 + i / 3) % 5 != 0; }
 const char* const kTakesPart = "((i * 7 + i / 3) % 5 != 0)";
 
-bool lists_extension(cl_device_id device, const std::string& name) {
-  return (" " + device_string(device, CL_DEVICE_EXTENSIONS) + " ").find(" " + name + " ") != std::string::npos;
-}
 
 // cl_khr_subgroup_non_uniform_vote and cl_khr_subgroup_ballot, called by the work-items that
 // take part (takes_part) in each sub-group.
@@ -460,11 +460,7 @@ TEST_P(SubGroups, VotesAndBallotsAmongTheLanesThatCallThem) {
   const size_t global = 400, local = 200, w = width();
   std::vector<cl_int> x(global);
   for (size_t i = 0; i < global; ++i) x[i] = static_cast<cl_int>(i * 29 % 23);
-  DeviceBuffer xs(env.context, global * 4, x.data()), rs(env.context, global * 12 * 4);
-  cl_kernel kernel = program.kernel("k");
-  set_args(kernel, xs.get(), rs.get());
-  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr), CL_SUCCESS);
-  auto r = read_buffer<cl_uint>(env.queue, rs.get(), global * 12);
+  auto r = run_on_ints<cl_uint>(program.kernel("k"), x, 12, local);
   int failures = 0, checked = 0;
   for (size_t i = 0; i < global; ++i) {
     const size_t lid = i % local, lane = lid % w, first = i - lane, size = std::min(w, local - lid / w * w);
@@ -528,11 +524,7 @@ TEST_P(SubGroups, IdenticalCallsOnBothSidesOfABranchStayApart) {
   const size_t global = 400, local = 200, w = width();
   std::vector<cl_int> x(global);
   for (size_t i = 0; i < global; ++i) x[i] = static_cast<cl_int>(i * 17 % 29);
-  DeviceBuffer xs(env.context, global * 4, x.data()), rs(env.context, global * 2 * 4);
-  cl_kernel kernel = program.kernel("k");
-  set_args(kernel, xs.get(), rs.get());
-  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr), CL_SUCCESS);
-  auto r = read_buffer<cl_int>(env.queue, rs.get(), global * 2);
+  auto r = run_on_ints<cl_int>(program.kernel("k"), x, 2, local);
   int failures = 0;
   for (size_t i = 0; i < global; ++i) {
     const size_t lid = i % local, lane = lid % w, first = i - lane, size = std::min(w, local - lid / w * w);
@@ -692,11 +684,7 @@ TEST_P(SubGroups, NonUniformLogicalOperations) {
   std::vector<cl_int> x(global);
   // Mostly true (as 1, 7 or -3), so that "and" varies between sub-groups too.
   for (size_t i = 0; i < global; ++i) x[i] = (i * 13) % 17 == 0 ? 0 : static_cast<cl_int>(i % 3 == 0 ? -3 : 1 + i % 7);
-  DeviceBuffer xs(env.context, global * 4, x.data()), rs(env.context, global * 12 * 4);
-  cl_kernel kernel = program.kernel("k");
-  set_args(kernel, xs.get(), rs.get());
-  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr), CL_SUCCESS);
-  auto r = read_buffer<cl_int>(env.queue, rs.get(), global * 12);
+  auto r = run_on_ints<cl_int>(program.kernel("k"), x, 12, local);
   int failures = 0;
   for (size_t i = 0; i < global; ++i) {
     if (!takes_part(i)) continue;
@@ -812,10 +800,9 @@ TEST_P(SubGroups, SpirvSubgroupsPerWorkgroupIsTheKernelsCompiledCount) {
                OpFunctionEnd
 )", "spv1.1");
   ASSERT_FALSE(il.empty());
+  cl_program program = program_from_il(env, il);
+  ASSERT_NE(program, nullptr);
   cl_int status = CL_SUCCESS;
-  cl_program program = clCreateProgramWithIL(env.context, il.data(), il.size(), &status);
-  ASSERT_EQ(status, CL_SUCCESS);
-  ASSERT_EQ(clBuildProgram(program, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS) << build_log(program, env.device);
   cl_kernel kernel = clCreateKernel(program, "k", &status);
   ASSERT_EQ(status, CL_SUCCESS);
   size_t count = 0;

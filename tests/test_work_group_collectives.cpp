@@ -15,13 +15,6 @@ using namespace cucl_test::builtin;
 
 namespace {
 
-bool lists_feature(cl_device_id device, const std::string& feature) {
-  size_t size = 0;
-  clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr, &size);
-  std::vector<cl_name_version> features(size / sizeof(cl_name_version));
-  clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, size, features.data(), nullptr);
-  return std::any_of(features.begin(), features.end(), [&](const cl_name_version& f) { return feature == f.name; });
-}
 
 class WorkGroupCollectives : public DeviceTest {
  protected:

@@ -13,6 +13,7 @@
 // work-items have still to read; the one after it can start only when every work-item has
 // reached the next call, and so has read this one's.
 #include "builtin_support.h"
+#include "collective_types.h"
 
 #ifndef __NVPTX__
 
@@ -79,24 +80,11 @@ OVLD int work_group_any(int predicate) {
     wait_for_the_group();                                                \
     return *value;                                                       \
   }                                                                      \
-  OVLD T work_group_broadcast(T x, size_t id) {                          \
-    return broadcast_##T(x, get_local_id(0) == id);                      \
-  }                                                                      \
-  OVLD T work_group_broadcast(T x, size_t id_x, size_t id_y) {           \
-    return broadcast_##T(x, get_local_id(0) == id_x && get_local_id(1) == id_y); \
-  }                                                                      \
-  OVLD T work_group_broadcast(T x, size_t id_x, size_t id_y, size_t id_z) { \
-    return broadcast_##T(x, get_local_id(0) == id_x && get_local_id(1) == id_y && get_local_id(2) == id_z); \
-  }                                                                      \
+  DEFINE_WORK_GROUP_BROADCASTS(T)                                        \
   DEFINE_WORK_GROUP_OP(T, add, ADD, 0)                                   \
   DEFINE_WORK_GROUP_OP(T, min, MIN, HIGHEST)                             \
   DEFINE_WORK_GROUP_OP(T, max, MAX, LOWEST)
 
-DEFINE_WORK_GROUP_TYPE(int, INT_MIN, INT_MAX)
-DEFINE_WORK_GROUP_TYPE(uint, 0, UINT_MAX)
-DEFINE_WORK_GROUP_TYPE(long, LONG_MIN, LONG_MAX)
-DEFINE_WORK_GROUP_TYPE(ulong, 0, ULONG_MAX)
-DEFINE_WORK_GROUP_TYPE(float, -INFINITY, INFINITY)
-DEFINE_WORK_GROUP_TYPE(double, -INFINITY, INFINITY)
+FOR_EACH_COLLECTIVE_TYPE(DEFINE_WORK_GROUP_TYPE)
 
 #endif  // !__NVPTX__

@@ -6,6 +6,7 @@
 // from overwriting results slower warps have still to read. A group of one warp needs
 // neither; all/any are a single bar.red.
 #include "builtin_support.h"
+#include "collective_types.h"
 #include "nvptx_warp.h"
 
 #ifdef __NVPTX__
@@ -62,22 +63,11 @@ OVLD int work_group_any(int predicate) { return nvptx_block_barrier_or(predicate
     nvptx_block_barrier();                                                                  \
     return result;                                                                          \
   }                                                                                         \
-  OVLD T work_group_broadcast(T x, size_t id) { return broadcast_##T(x, get_local_id(0) == id); } \
-  OVLD T work_group_broadcast(T x, size_t id_x, size_t id_y) {                              \
-    return broadcast_##T(x, get_local_id(0) == id_x && get_local_id(1) == id_y);            \
-  }                                                                                         \
-  OVLD T work_group_broadcast(T x, size_t id_x, size_t id_y, size_t id_z) {                 \
-    return broadcast_##T(x, get_local_id(0) == id_x && get_local_id(1) == id_y && get_local_id(2) == id_z); \
-  }                                                                                         \
+  DEFINE_WORK_GROUP_BROADCASTS(T)                                                           \
   DEFINE_WORK_GROUP_OP(T, add, ADD, 0)                                                      \
   DEFINE_WORK_GROUP_OP(T, min, MIN, HIGHEST)                                                \
   DEFINE_WORK_GROUP_OP(T, max, MAX, LOWEST)
 
-DEFINE_WORK_GROUP_TYPE(int, INT_MIN, INT_MAX)
-DEFINE_WORK_GROUP_TYPE(uint, 0, UINT_MAX)
-DEFINE_WORK_GROUP_TYPE(long, LONG_MIN, LONG_MAX)
-DEFINE_WORK_GROUP_TYPE(ulong, 0, ULONG_MAX)
-DEFINE_WORK_GROUP_TYPE(float, -INFINITY, INFINITY)
-DEFINE_WORK_GROUP_TYPE(double, -INFINITY, INFINITY)
+FOR_EACH_COLLECTIVE_TYPE(DEFINE_WORK_GROUP_TYPE)
 
 #endif  // __NVPTX__

@@ -41,7 +41,9 @@ void SpirvDeviceTest::SetUp() {
   if (!lists_spirv(env.device)) GTEST_SKIP() << "this device lists no SPIR-V";
 }
 
-cl_program SpirvDeviceTest::build_from_il(const std::string& il) {
+cl_program SpirvDeviceTest::build_from_il(const std::string& il) { return program_from_il(env, il); }
+
+cl_program program_from_il(const Env& env, const std::string& il) {
   cl_int status = CL_OUT_OF_RESOURCES;
   cl_program program = clCreateProgramWithIL(env.context, il.data(), il.size(), &status);
   EXPECT_EQ(status, CL_SUCCESS);

@@ -20,6 +20,10 @@ class SpirvDeviceTest : public DeviceTest {
   cl_program build_from_il(const std::string& il);
 };
 
+// Creates a program from `il` and builds it for env's device; null (with a test failure, and
+// the build log) when either fails. The caller releases it.
+cl_program program_from_il(const Env& env, const std::string& il);
+
 // Assembles SPIR-V assembly (spirv-as --target-env `target`, spv1.0 by default); empty, with a
 // test failure, if it fails.
 std::string spirv_from_assembly(const std::string& assembly, const std::string& target = "spv1.0");

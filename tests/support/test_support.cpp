@@ -48,6 +48,21 @@ std::string device_string(cl_device_id device, cl_device_info param) {
   return info_string(clGetDeviceInfo, device, param);
 }
 
+bool lists_extension(cl_device_id device, const std::string& name) {
+  return (" " + device_string(device, CL_DEVICE_EXTENSIONS) + " ").find(" " + name + " ") != std::string::npos;
+}
+
+bool lists_feature(cl_device_id device, const std::string& name) {
+  size_t size = 0;
+  EXPECT_EQ(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr, &size), CL_SUCCESS);
+  std::vector<cl_name_version> features(size / sizeof(cl_name_version));
+  EXPECT_EQ(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, size, features.data(), nullptr), CL_SUCCESS);
+  for (const cl_name_version& feature : features) {
+    if (name == feature.name) return true;
+  }
+  return false;
+}
+
 Env::Env(cl_device_id device_id, cl_command_queue_properties properties) : device(device_id) {
   cl_int status = CL_SUCCESS;
   context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &status);

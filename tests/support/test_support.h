@@ -18,6 +18,9 @@ cl_device_id host_device();
 
 std::string platform_string(cl_platform_id platform, cl_platform_info param);
 std::string device_string(cl_device_id device, cl_device_info param);
+// Whether the device lists `name` in CL_DEVICE_EXTENSIONS / CL_DEVICE_OPENCL_C_FEATURES.
+bool lists_extension(cl_device_id device, const std::string& name);
+bool lists_feature(cl_device_id device, const std::string& name);
 
 // A fixed-size info value: `getter` is any clGet*Info function (clGetDeviceInfo,
 // clGetMemObjectInfo, ...). The query must succeed and report exactly sizeof(T) bytes.
