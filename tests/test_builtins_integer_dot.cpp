@@ -181,7 +181,9 @@ TEST_P(IntegerDot, TheQueriesDescribeBothInputForms) {
   std::vector<cl_name_version> listed(size / sizeof(cl_name_version));
   ASSERT_EQ(clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS_WITH_VERSION, size, listed.data(), nullptr), CL_SUCCESS);
   for (const cl_name_version& e : listed) {
-    if (std::string(e.name) == "cl_khr_integer_dot_product") EXPECT_EQ(e.version, CL_MAKE_VERSION(2, 0, 0));
+    if (std::string(e.name) == "cl_khr_integer_dot_product") {
+      EXPECT_EQ(e.version, CL_MAKE_VERSION(2, 0, 0));
+    }
   }
 }
 
