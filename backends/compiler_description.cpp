@@ -45,6 +45,8 @@ void describe_opencl_c_compiler(DeviceDescription& d, const CompilerSetup& setup
         "cl_khr_extended_bit_ops", "cl_khr_spirv_queries", "cl_khr_suggested_local_work_size"}) {
     d.extensions.push_back({v1, extension});
   }
+  // Replayed by platform/command_buffer/ on any device that runs kernels; 0.9.8 is 1.0's API.
+  d.extensions.push_back({CL_MAKE_VERSION(0, 9, 8), "cl_khr_command_buffer"});
   // Version 2 adds the acceleration queries.
   d.extensions.push_back({CL_MAKE_VERSION(2, 0, 0), "cl_khr_integer_dot_product"});
   d.integer_dot_product_capabilities =

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <variant>
 #include <vector>
 
@@ -89,9 +90,24 @@ struct LaunchKernel {
   size_t printf_buffer_size = 0;  // CL_DEVICE_PRINTF_BUFFER_SIZE
 };
 
+struct RecordedOperations;
+
+// A command buffer's recorded operations, run in order as one piece of work (each may rely on
+// everything before it having finished). Shared, and constant once recorded, so that any
+// number of replays can be in flight at once.
+struct CommandList {
+  std::shared_ptr<const RecordedOperations> recorded;
+};
+
 }  // namespace op
 
 using Operation = std::variant<op::Nothing, op::Copy, op::CopyRect, op::Fill, op::Map, op::Unmap,
-                               op::Migrate, op::HostFunction, op::LaunchKernel>;
+                               op::Migrate, op::HostFunction, op::LaunchKernel, op::CommandList>;
+
+namespace op {
+struct RecordedOperations {
+  std::vector<Operation> operations;  // copies, fills, kernels and nothings: no host work, maps or lists
+};
+}  // namespace op
 
 }  // namespace cucl::backend

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "icd/entry.h"
+#include "icd/extension_functions.h"
 #include "platform/objects/device_rules.h"
 #include "platform/info/info.h"
 
@@ -29,13 +30,8 @@ CL_API_ENTRY cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_p
 
 namespace {
 
-// Entry points of the extensions cucl reports. Core functions are never listed: the
-// spec forbids returning them from clGetExtensionFunctionAddressForPlatform.
-struct ExtensionFunction {
-  const char* name;
-  void* address;
-  const char* device_extension;  // offered only while a device lists it (null: always)
-};
+using cucl::icd::ExtensionFunction;
+
 const ExtensionFunction kExtensionFunctions[] = {
     {"clIcdGetPlatformIDsKHR", reinterpret_cast<void*>(&clIcdGetPlatformIDsKHR), nullptr},
     {"clCreateProgramWithILKHR", reinterpret_cast<void*>(&clCreateProgramWithILKHR), "cl_khr_il_program"},
@@ -107,15 +103,18 @@ CL_API_ENTRY void* CL_API_CALL clGetExtensionFunctionAddressForPlatform(cl_platf
 
 CL_API_ENTRY void* CL_API_CALL clGetExtensionFunctionAddress(const char* func_name) {
   if (!func_name) return nullptr;
-  for (const auto& function : kExtensionFunctions) {
-    if (std::strcmp(func_name, function.name) != 0) continue;
-    if (!function.device_extension) return function.address;
-    for (const Device* device : Platform::instance().devices()) {
-      for (const auto& extension : device->description().extensions) {
-        if (extension.name == function.device_extension) return function.address;
+  for (std::span<const ExtensionFunction> table : {std::span<const ExtensionFunction>(kExtensionFunctions),
+                                                   cucl::icd::command_buffer_functions()}) {
+    for (const auto& function : table) {
+      if (std::strcmp(func_name, function.name) != 0) continue;
+      if (!function.device_extension) return function.address;
+      for (const Device* device : Platform::instance().devices()) {
+        for (const auto& extension : device->description().extensions) {
+          if (extension.name == function.device_extension) return function.address;
+        }
       }
+      return nullptr;
     }
-    return nullptr;
   }
   return nullptr;
 }

@@ -103,6 +103,12 @@ struct StreamWaits {
     if (!unmap.needs_write || memory.host_address(unmap.dst.offset) == unmap.mapped) return false;
     return host_to_device_waits(context, unmap.mapped, unmap.size);
   }
+  bool operator()(const op::CommandList& list) const {
+    for (const Operation& operation : list.recorded->operations) {
+      if (std::visit(*this, operation)) return true;
+    }
+    return false;
+  }
   template <class Other>
   bool operator()(const Other&) const {
     return false;
@@ -122,6 +128,15 @@ Enqueued enqueue_operation(CudaContext& context, CUstream stream, const Operatio
         using Kind = std::decay_t<decltype(alternative)>;
         if constexpr (std::is_same_v<Kind, op::LaunchKernel>) {
           return enqueue_kernel_launch(context, stream, alternative);
+        } else if constexpr (std::is_same_v<Kind, op::CommandList>) {
+          // In stream order: each operation runs after those before it.
+          Enqueued all;
+          for (const Operation& operation : alternative.recorded->operations) {
+            Enqueued one = enqueue_operation(context, stream, operation);
+            if (one.status < 0) return one;
+            if (one.pending == Pending::StreamWork) all.pending = Pending::StreamWork;
+          }
+          return all;
         } else if constexpr (std::is_same_v<Kind, op::HostFunction>) {
           return {CL_INVALID_OPERATION, Pending::Nothing};
         } else {

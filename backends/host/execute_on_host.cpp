@@ -57,6 +57,14 @@ struct HostExecutor {
   void operator()(const op::HostFunction& function) const { function.run(); }
 
   cl_int operator()(const op::LaunchKernel& launch) const { return launch_kernel(launch, fibers); }
+
+  // In order; the first failure ends the list.
+  cl_int operator()(const op::CommandList& list) const {
+    for (const Operation& operation : list.recorded->operations) {
+      if (cl_int status = execute_on_host(operation, fibers); status != CL_SUCCESS) return status;
+    }
+    return CL_SUCCESS;
+  }
 };
 
 template <class Executor, class Operation>

@@ -4,6 +4,7 @@
 
 #include <array>
 
+#include "platform/command_buffer/command_buffer_rules.h"
 #include "platform/info/name_version.h"
 #include "platform/info/spirv_capabilities.h"
 #include "platform/objects/device.h"
@@ -35,6 +36,9 @@ constexpr ExtensionQuery kExtensionQueries[] = {
     {CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR, "cl_khr_spirv_queries"},
     {CL_DEVICE_SPIRV_EXTENSIONS_KHR, "cl_khr_spirv_queries"},
     {CL_DEVICE_SPIRV_CAPABILITIES_KHR, "cl_khr_spirv_queries"},
+    {CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR, "cl_khr_command_buffer"},
+    {CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR, "cl_khr_command_buffer"},
+    {CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR, "cl_khr_command_buffer"},
 };
 
 template <class T, size_t N>
@@ -69,6 +73,9 @@ bool device_extension_info(const Device& device, cl_device_info param, InfoWrite
     case CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR: out.array(spirv_support(d).extended_instruction_sets); break;
     case CL_DEVICE_SPIRV_EXTENSIONS_KHR: out.array(spirv_support(d).extensions); break;
     case CL_DEVICE_SPIRV_CAPABILITIES_KHR: out.array(spirv_support(d).capabilities); break;
+    case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR: out.scalar(kCommandBufferCapabilities); break;
+    case CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR: out.scalar(kCommandBufferQueueProperties); break;
+    case CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR: out.scalar(cl_command_queue_properties{0}); break;
     default: return false;
   }
   return true;

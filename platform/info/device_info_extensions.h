@@ -1,5 +1,6 @@
 // The device queries cl_khr extensions add (device UUID, PCI bus, integer dot product, SPIR-V
-// queries): each exists only while the device lists the extension that defines it.
+// queries, command buffers): each exists only while the device lists the extension that
+// defines it.
 #pragma once
 
 #include <CL/cl.h>

@@ -20,7 +20,7 @@
 
 namespace cucl {
 
-enum class ObjectKind : uint8_t { Platform, Device, Context, Queue, Memory, Program, Kernel, Event, Sampler };
+enum class ObjectKind : uint8_t { Platform, Device, Context, Queue, Memory, Program, Kernel, Event, Sampler, CommandBuffer };
 
 class Registry;
 
