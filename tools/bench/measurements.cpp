@@ -29,6 +29,8 @@ const std::array<Metric, kRowCount> kMetrics = {{
     {"  the same by hand: sub_group_shuffle_xor", "G items/s", Better::Higher},
     {"kernel: int8 dot product, dot(char4, char4)", "G MAC/s", Better::Higher},
     {"  the same by hand: four scalar multiply-adds", "G MAC/s", Better::Higher},
+    {"command buffer: replay of 200 empty 1-item kernels + clFinish", "us", Better::Lower},
+    {"  the same 200 kernels enqueued one by one + clFinish", "us", Better::Lower},
     {"host CPU while clFinish waits on a ~150 ms kernel (100 = one core)", "%", Better::Lower},
     {"first build of a small program", "ms", Better::Lower},
     {"the same build again", "ms", Better::Lower},

@@ -46,6 +46,8 @@ enum Row : std::size_t {
   kSubGroupReduceByHand,
   kDotInt8,
   kDotInt8ByHand,
+  kCommandBufferReplay,
+  kCommandBufferEnqueues,
   kWaitCpu,
   kBuildFirst,
   kBuildAgain,
@@ -119,6 +121,10 @@ Cell measure_sgemm(const Session& session, const Settings& settings);
 // same work written by hand (collective_measurement.cpp).
 void measure_collectives(const Session& session, cl_mem out, std::size_t bytes, const Settings& settings,
                          Cells& cells);
+
+// The command buffer rows: 200 empty one-work-item launches replayed from a buffer, and
+// the same launches enqueued one by one (command_buffer_measurement.cpp).
+void measure_command_buffers(const Session& session, cl_kernel empty, const Settings& settings, Cells& cells);
 
 // The kernel and build rows (need a compiler; the caller checks CL_DEVICE_COMPILER_AVAILABLE).
 void measure_kernels(const Session& session, cl_mem src, cl_mem dst, std::size_t bytes,

@@ -1,0 +1,83 @@
+// The command buffer rows: 200 one-work-item launches of an empty kernel recorded once and
+// replayed (clEnqueueCommandBufferKHR + clFinish), beside the same 200 launches enqueued one
+// by one (+ clFinish), on devices that list cl_khr_command_buffer (0.9.8, whose entry points
+// the system's headers declare with older parameters, so they are typed here).
+#include "measurements.h"
+
+#include <CL/cl_ext.h>
+
+#include <cstring>
+#include <string>
+
+namespace bench {
+namespace {
+
+constexpr int kLaunches = 200;
+
+using CreateFn = cl_command_buffer_khr(CL_API_CALL*)(cl_uint, const cl_command_queue*,
+                                                     const cl_command_buffer_properties_khr*, cl_int*);
+using FinalizeFn = cl_int(CL_API_CALL*)(cl_command_buffer_khr);
+using ReleaseFn = cl_int(CL_API_CALL*)(cl_command_buffer_khr);
+using EnqueueFn = cl_int(CL_API_CALL*)(cl_uint, cl_command_queue*, cl_command_buffer_khr, cl_uint, const cl_event*,
+                                       cl_event*);
+using NDRangeFn = cl_int(CL_API_CALL*)(cl_command_buffer_khr, cl_command_queue, const cl_properties*, cl_kernel,
+                                       cl_uint, const size_t*, const size_t*, const size_t*, cl_uint,
+                                       const cl_sync_point_khr*, cl_sync_point_khr*, cl_mutable_command_khr*);
+
+bool has_command_buffers(cl_device_id device) {
+  size_t size = 0;
+  if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS_WITH_VERSION, 0, nullptr, &size) != CL_SUCCESS) return false;
+  std::vector<cl_name_version> extensions(size / sizeof(cl_name_version));
+  clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS_WITH_VERSION, size, extensions.data(), nullptr);
+  for (const cl_name_version& e : extensions) {
+    if (std::strcmp(e.name, "cl_khr_command_buffer") == 0 && e.version == CL_MAKE_VERSION(0, 9, 8)) return true;
+  }
+  return false;
+}
+
+template <class Fn>
+Fn entry_point(cl_device_id device, const char* name) {
+  cl_platform_id platform = device_value<cl_platform_id>(device, CL_DEVICE_PLATFORM);
+  auto address = reinterpret_cast<Fn>(clGetExtensionFunctionAddressForPlatform(platform, name));
+  if (!address) throw ClError(name, CL_INVALID_VALUE);
+  return address;
+}
+
+}  // namespace
+
+void measure_command_buffers(const Session& session, cl_kernel empty, const Settings& settings, Cells& cells) {
+  if (!has_command_buffers(session.device())) {
+    cells[kCommandBufferReplay].note = cells[kCommandBufferEnqueues].note = "n/a (no cl_khr_command_buffer 0.9.8)";
+    return;
+  }
+  const auto create = entry_point<CreateFn>(session.device(), "clCreateCommandBufferKHR");
+  const auto finalize = entry_point<FinalizeFn>(session.device(), "clFinalizeCommandBufferKHR");
+  const auto release = entry_point<ReleaseFn>(session.device(), "clReleaseCommandBufferKHR");
+  const auto enqueue = entry_point<EnqueueFn>(session.device(), "clEnqueueCommandBufferKHR");
+  const auto ndrange = entry_point<NDRangeFn>(session.device(), "clCommandNDRangeKernelKHR");
+  cl_command_queue queue = session.queue();
+  cl_int status = CL_SUCCESS;
+  cl_command_buffer_khr buffer = create(1, &queue, nullptr, &status);
+  check(status, "clCreateCommandBufferKHR");
+  const size_t one = 1;
+  for (int i = 0; i < kLaunches; ++i) {
+    check(ndrange(buffer, nullptr, nullptr, empty, 1, nullptr, &one, nullptr, 0, nullptr, nullptr, nullptr),
+          "clCommandNDRangeKernelKHR");
+  }
+  check(finalize(buffer), "clFinalizeCommandBufferKHR");
+  double seconds = median_seconds(settings.repetitions, [&] {
+    BENCH_CL(enqueue(0, nullptr, buffer, 0, nullptr, nullptr));
+    BENCH_CL(clFinish(queue));
+  });
+  cells[kCommandBufferReplay].value = seconds * 1e6;
+  release(buffer);
+  seconds = median_seconds(settings.repetitions, [&] {
+    for (int i = 0; i < kLaunches; ++i) {
+      BENCH_CL(clEnqueueNDRangeKernel(queue, empty, 1, nullptr, &one, nullptr, 0, nullptr, nullptr));
+    }
+    BENCH_CL(clFinish(queue));
+  });
+  cells[kCommandBufferEnqueues].value = seconds * 1e6;
+}
+
+}  // namespace bench
