@@ -47,6 +47,8 @@ void describe_opencl_c_compiler(DeviceDescription& d, const CompilerSetup& setup
   }
   // Replayed by platform/command_buffer/ on any device that runs kernels; 0.9.8 is 1.0's API.
   d.extensions.push_back({CL_MAKE_VERSION(0, 9, 8), "cl_khr_command_buffer"});
+  // Kernel commands' ranges and arguments can be replaced after finalizing (0.9.5).
+  d.extensions.push_back({CL_MAKE_VERSION(0, 9, 5), "cl_khr_command_buffer_mutable_dispatch"});
   // Version 2 adds the acceleration queries.
   d.extensions.push_back({CL_MAKE_VERSION(2, 0, 0), "cl_khr_integer_dot_product"});
   d.integer_dot_product_capabilities =

@@ -1,5 +1,6 @@
 // cl_khr_command_buffer 0.9.8 (1.0): create, finalize, retain, release, enqueue, the record
-// calls and clGetCommandBufferInfoKHR. The system's headers declare an older version of these
+// calls and clGetCommandBufferInfoKHR; and cl_khr_command_buffer_mutable_dispatch 0.9.5's
+// update and query. The system's headers declare an older version of these
 // functions with other parameters, so this file sees no prototypes (CL_NO_PROTOTYPES) and
 // its definitions are the 0.9.8 ones (platform/command_buffer/command_buffer_khr.h). The
 // application finds them through clGetExtensionFunctionAddressForPlatform.
@@ -9,6 +10,7 @@
 #include "icd/entry.h"
 #include "icd/extension_functions.h"
 #include "platform/command_buffer/command_buffer_rules.h"
+#include "platform/command_buffer/mutable_dispatch_rules.h"
 #include "platform/memory/buffer_commands.h"
 #include "platform/memory/image_rules.h"
 #include "platform/memory/memory_rules.h"
@@ -138,13 +140,14 @@ CL_API_ENTRY cl_int CL_API_CALL clCommandNDRangeKernelKHR(
     const size_t* local_work_size, cl_uint num_sync_points_in_wait_list,
     const cl_sync_point_khr* sync_point_wait_list, cl_sync_point_khr* sync_point,
     cl_mutable_command_khr* mutable_handle) {
-  // The kernel's arguments are captured as they are now.
-  return record_call(command_buffer, command_queue, properties, num_sync_points_in_wait_list, sync_point_wait_list,
-                     sync_point, mutable_handle, [&](Queue& queue) {
-                       auto target = lookup<Kernel>(kernel);
-                       return ndrange_kernel(queue, *target, work_dim, global_work_offset, global_work_size,
-                                             local_work_size);
-                     });
+  // The only record call that takes properties and hands out a handle (mutable dispatch).
+  return guard([&] {
+    auto buffer = lookup<CommandBuffer>(command_buffer);
+    check_record_call(*buffer, command_queue, nullptr, num_sync_points_in_wait_list, sync_point_wait_list, nullptr);
+    auto target = lookup<Kernel>(kernel);
+    record_kernel(*buffer, properties, *target, work_dim, global_work_offset, global_work_size, local_work_size,
+                  sync_point, mutable_handle);
+  });
 }
 
 // Images and SVM: no device has either, so no handle or pointer can name one.
@@ -213,6 +216,23 @@ CL_API_ENTRY cl_int CL_API_CALL clGetCommandBufferInfoKHR(cl_command_buffer_khr 
                                          param_value_size_ret, command_buffer_info);
 }
 
+CL_API_ENTRY cl_int CL_API_CALL clUpdateMutableCommandsKHR(cl_command_buffer_khr command_buffer, cl_uint num_configs,
+                                                           const cl_command_buffer_update_type_khr* config_types,
+                                                           const void** configs) {
+  return guard([&] {
+    auto buffer = lookup<CommandBuffer>(command_buffer);
+    update_mutable_commands(*buffer, num_configs, config_types, configs);
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetMutableCommandInfoKHR(cl_mutable_command_khr command,
+                                                           cl_mutable_command_info_khr param_name,
+                                                           size_t param_value_size, void* param_value,
+                                                           size_t* param_value_size_ret) {
+  return cucl::icd::query<MutableCommand>(command, param_name, param_value_size, param_value, param_value_size_ret,
+                                          mutable_command_info);
+}
+
 }  // extern "C"
 
 namespace cucl::icd {
@@ -237,6 +257,10 @@ std::span<const ExtensionFunction> command_buffer_functions() {
       CUCL_COMMAND_BUFFER_FUNCTION(clCommandSVMMemFillKHR),
       CUCL_COMMAND_BUFFER_FUNCTION(clCommandNDRangeKernelKHR),
       CUCL_COMMAND_BUFFER_FUNCTION(clGetCommandBufferInfoKHR),
+      {"clUpdateMutableCommandsKHR", reinterpret_cast<void*>(&clUpdateMutableCommandsKHR),
+       "cl_khr_command_buffer_mutable_dispatch"},
+      {"clGetMutableCommandInfoKHR", reinterpret_cast<void*>(&clGetMutableCommandInfoKHR),
+       "cl_khr_command_buffer_mutable_dispatch"},
   };
 #undef CUCL_COMMAND_BUFFER_FUNCTION
   return kFunctions;

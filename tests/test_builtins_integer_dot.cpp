@@ -176,15 +176,7 @@ TEST_P(IntegerDot, TheQueriesDescribeBothInputForms) {
     EXPECT_EQ(properties.mixed_signedness_accelerated, accelerated);
     EXPECT_EQ(properties.accumulating_saturating_unsigned_accelerated, accelerated);
   }
-  size_t size = 0;
-  ASSERT_EQ(clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS_WITH_VERSION, 0, nullptr, &size), CL_SUCCESS);
-  std::vector<cl_name_version> listed(size / sizeof(cl_name_version));
-  ASSERT_EQ(clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS_WITH_VERSION, size, listed.data(), nullptr), CL_SUCCESS);
-  for (const cl_name_version& e : listed) {
-    if (std::string(e.name) == "cl_khr_integer_dot_product") {
-      EXPECT_EQ(e.version, CL_MAKE_VERSION(2, 0, 0));
-    }
-  }
+  EXPECT_EQ(extension_version(env.device, "cl_khr_integer_dot_product"), CL_MAKE_VERSION(2, 0, 0));
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryDevice, IntegerDot, ::testing::ValuesIn(all_devices()), device_name);

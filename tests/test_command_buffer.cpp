@@ -35,19 +35,7 @@ const char* const kKernels = R"(
 )";
 
 TEST_P(CommandBuffers, TheDeviceReportsWhatItTakes) {
-  size_t size = 0;
-  ASSERT_EQ(clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS_WITH_VERSION, 0, nullptr, &size), CL_SUCCESS);
-  std::vector<cl_name_version> extensions(size / sizeof(cl_name_version));
-  ASSERT_EQ(clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS_WITH_VERSION, size, extensions.data(), nullptr),
-            CL_SUCCESS);
-  bool listed = false;
-  for (const cl_name_version& e : extensions) {
-    if (std::string(e.name) == "cl_khr_command_buffer") {
-      listed = true;
-      EXPECT_EQ(e.version, CL_MAKE_VERSION(0, 9, 8));
-    }
-  }
-  EXPECT_TRUE(listed);
+  EXPECT_EQ(extension_version(env.device, "cl_khr_command_buffer"), CL_MAKE_VERSION(0, 9, 8));
   EXPECT_EQ(info_value<cl_device_command_buffer_capabilities_khr>(clGetDeviceInfo, env.device,
                                                                    CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR),
             cl_device_command_buffer_capabilities_khr(CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR |
@@ -168,10 +156,16 @@ TEST_P(CommandBuffers, CreationErrors) {
   const cl_command_buffer_properties_khr bad_flag[] = {CL_COMMAND_BUFFER_FLAGS_KHR, 1 << 7, 0};
   EXPECT_EQ(api.create(1, &env.queue, bad_flag, &status), nullptr);
   EXPECT_EQ(status, CL_INVALID_VALUE);
-  // Mutable dispatch is a valid flag of an extension no device lists.
-  const cl_command_buffer_properties_khr mutable_flag[] = {CL_COMMAND_BUFFER_FLAGS_KHR, CL_COMMAND_BUFFER_MUTABLE_KHR, 0};
-  EXPECT_EQ(api.create(1, &env.queue, mutable_flag, &status), nullptr);
-  EXPECT_EQ(status, CL_INVALID_PROPERTY);
+  // Mutable dispatch's flag and assertions (every device lists it): known bits only.
+  const cl_command_buffer_properties_khr mutable_flag[] = {CL_COMMAND_BUFFER_FLAGS_KHR, CL_COMMAND_BUFFER_MUTABLE_KHR,
+                                                           kCommandBufferMutableDispatchAsserts,
+                                                           kAssertNoAdditionalWorkGroups, 0};
+  cl_command_buffer_khr made = api.create(1, &env.queue, mutable_flag, &status);
+  EXPECT_EQ(status, CL_SUCCESS);
+  EXPECT_EQ(api.release(made), CL_SUCCESS);
+  const cl_command_buffer_properties_khr bad_assert[] = {kCommandBufferMutableDispatchAsserts, 1 << 5, 0};
+  EXPECT_EQ(api.create(1, &env.queue, bad_assert, &status), nullptr);
+  EXPECT_EQ(status, CL_INVALID_VALUE);
 }
 
 TEST_P(CommandBuffers, RecordingErrors) {
@@ -315,7 +309,9 @@ TEST_P(CommandBuffers, TheReplaysEventAndAFailedReplay) {
                                       CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END};
   for (int i = 0; i < 4; ++i) {
     ASSERT_EQ(clGetEventProfilingInfo(event, names[i], sizeof stamps[i], &stamps[i], nullptr), CL_SUCCESS);
-    if (i > 0) EXPECT_LE(stamps[i - 1], stamps[i]);
+    if (i > 0) {
+      EXPECT_LE(stamps[i - 1], stamps[i]);
+    }
   }
   clReleaseEvent(event);
   cl_event gate = user_event(env.context);

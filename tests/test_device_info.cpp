@@ -39,10 +39,6 @@ std::vector<T> device_array(cl_device_id device, cl_device_info param) {
   return values;
 }
 
-std::vector<cl_name_version> name_versions(cl_device_id device, cl_device_info param) {
-  return device_array<cl_name_version>(device, param);
-}
-
 std::set<std::string> split(const std::string& list, char separator) {
   std::set<std::string> names;
   std::stringstream stream(list);

@@ -13,20 +13,33 @@ void check_queue_properties(const Queue& queue) {
   check((queue.properties() & ~kCommandBufferQueueProperties) == 0, CL_INCOMPATIBLE_COMMAND_QUEUE_KHR);
 }
 
-// CL_COMMAND_BUFFER_FLAGS_KHR, once. The mutable flag belongs to
-// cl_khr_command_buffer_mutable_dispatch, which no device lists: valid, but not supported.
-cl_command_buffer_flags_khr parse_properties(const cl_command_buffer_properties_khr* properties) {
+struct BufferProperties {
   cl_command_buffer_flags_khr flags = 0;
-  bool seen_flags = false;
+  cl_mutable_dispatch_asserts_khr asserts = 0;
+};
+
+// CL_COMMAND_BUFFER_FLAGS_KHR and CL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS_KHR, each once
+// (every device lists cl_khr_command_buffer_mutable_dispatch).
+BufferProperties parse_properties(const cl_command_buffer_properties_khr* properties) {
+  BufferProperties parsed;
+  bool seen_flags = false, seen_asserts = false;
   for (const cl_command_buffer_properties_khr* p = properties; p && *p != 0; p += 2) {
-    check(p[0] == CL_COMMAND_BUFFER_FLAGS_KHR && !seen_flags, CL_INVALID_VALUE);
-    seen_flags = true;
-    flags = p[1];
+    if (p[0] == CL_COMMAND_BUFFER_FLAGS_KHR && !seen_flags) {
+      constexpr cl_command_buffer_flags_khr kKnown =
+          CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR | CL_COMMAND_BUFFER_MUTABLE_KHR;
+      check((p[1] & ~kKnown) == 0, CL_INVALID_VALUE);
+      parsed.flags = p[1];
+      seen_flags = true;
+    } else if (p[0] == CUCL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS && !seen_asserts) {
+      check((p[1] & ~cl_command_buffer_properties_khr{CUCL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS}) == 0,
+            CL_INVALID_VALUE);
+      parsed.asserts = p[1];
+      seen_asserts = true;
+    } else {
+      fail(CL_INVALID_VALUE);
+    }
   }
-  constexpr cl_command_buffer_flags_khr kKnown = CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR | CL_COMMAND_BUFFER_MUTABLE_KHR;
-  check((flags & ~kKnown) == 0, CL_INVALID_VALUE);
-  check((flags & CL_COMMAND_BUFFER_MUTABLE_KHR) == 0, CL_INVALID_PROPERTY);
-  return flags;
+  return parsed;
 }
 
 std::vector<cl_command_buffer_properties_khr> properties_as_given(const cl_command_buffer_properties_khr* properties) {
@@ -45,9 +58,9 @@ Ref<CommandBuffer> create_command_buffer(cl_uint num_queues, const cl_command_qu
   check(queues != nullptr, CL_INVALID_VALUE);
   check(num_queues == 1, CL_INVALID_VALUE);
   Ref<Queue> queue = lookup<Queue>(queues[0]);
-  const cl_command_buffer_flags_khr flags = parse_properties(properties);
+  const BufferProperties parsed = parse_properties(properties);
   check_queue_properties(*queue);
-  return make<CommandBuffer>(*queue, flags, properties_as_given(properties));
+  return make<CommandBuffer>(*queue, parsed.flags, parsed.asserts, properties_as_given(properties));
 }
 
 Queue& check_record_call(CommandBuffer& buffer, cl_command_queue queue, const cl_properties* properties,

@@ -20,8 +20,9 @@ Ref<CommandBuffer> create_command_buffer(cl_uint num_queues, const cl_command_qu
                                          const cl_command_buffer_properties_khr* properties);
 
 // The checks every record call makes before its command's own: the queue (NULL: the
-// buffer's), the properties (none are defined), the mutable handle (must be NULL) and the
-// buffer's state and sync points. Returns the queue the command is recorded for.
+// buffer's), the properties and the mutable handle (none and NULL: only kernel commands take
+// them, which record_kernel checks) and the buffer's state and sync points. Returns the
+// queue the command is recorded for.
 Queue& check_record_call(CommandBuffer& buffer, cl_command_queue queue, const cl_properties* properties,
                          cl_uint num_sync_points, const cl_sync_point_khr* sync_points, const void* mutable_handle);
 

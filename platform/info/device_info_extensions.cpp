@@ -5,6 +5,7 @@
 #include <array>
 
 #include "platform/command_buffer/command_buffer_rules.h"
+#include "platform/command_buffer/mutable_dispatch_rules.h"
 #include "platform/info/name_version.h"
 #include "platform/info/spirv_capabilities.h"
 #include "platform/objects/device.h"
@@ -39,6 +40,7 @@ constexpr ExtensionQuery kExtensionQueries[] = {
     {CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR, "cl_khr_command_buffer"},
     {CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR, "cl_khr_command_buffer"},
     {CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR, "cl_khr_command_buffer"},
+    {CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR, "cl_khr_command_buffer_mutable_dispatch"},
 };
 
 template <class T, size_t N>
@@ -76,6 +78,7 @@ bool device_extension_info(const Device& device, cl_device_info param, InfoWrite
     case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR: out.scalar(kCommandBufferCapabilities); break;
     case CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR: out.scalar(kCommandBufferQueueProperties); break;
     case CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR: out.scalar(cl_command_queue_properties{0}); break;
+    case CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR: out.scalar(kMutableDispatchFields); break;
     default: return false;
   }
   return true;

@@ -21,6 +21,7 @@ CUCL_DECLARE_HANDLE(_cl_kernel);
 CUCL_DECLARE_HANDLE(_cl_event);
 CUCL_DECLARE_HANDLE(_cl_sampler);
 CUCL_DECLARE_HANDLE(_cl_command_buffer_khr);
+CUCL_DECLARE_HANDLE(_cl_mutable_command_khr);
 
 #undef CUCL_DECLARE_HANDLE
 

@@ -20,7 +20,8 @@
 
 namespace cucl {
 
-enum class ObjectKind : uint8_t { Platform, Device, Context, Queue, Memory, Program, Kernel, Event, Sampler, CommandBuffer };
+enum class ObjectKind : uint8_t { Platform, Device, Context, Queue, Memory, Program, Kernel, Event, Sampler, CommandBuffer,
+                                  MutableCommand };
 
 class Registry;
 

@@ -34,7 +34,7 @@ Kernel::Kernel(const Kernel& other, std::nullptr_t)
 
 Kernel::~Kernel() { program_->kernel_released(); }
 
-void Kernel::set_arg(cl_uint index, size_t size, const void* value) {
+KernelArgValue Kernel::argument_value(cl_uint index, size_t size, const void* value) const {
   check(index < metadata_->args.size(), CL_INVALID_ARG_INDEX);
   const compiler::KernelArgMetadata& arg = metadata_->args[index];
   using Kind = compiler::KernelArgMetadata::Kind;
@@ -70,8 +70,7 @@ void Kernel::set_arg(cl_uint index, size_t size, const void* value) {
     case Kind::Pipe: fail(CL_INVALID_MEM_OBJECT);
     case Kind::Queue: fail(CL_INVALID_DEVICE_QUEUE);
   }
-  std::lock_guard lock(mutex_);
-  args_[index] = std::move(result);
+  return result;
 }
 
 const backend::KernelCode& Kernel::code(const Device& device) const {

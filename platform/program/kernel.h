@@ -40,7 +40,13 @@ class Kernel final : public Object {
   const compiler::KernelMetadata& metadata() const { return *metadata_; }
   cl_kernel id() { return reinterpret_cast<cl_kernel>(handle()); }
 
-  void set_arg(cl_uint index, size_t size, const void* value);
+  void set_arg(cl_uint index, size_t size, const void* value) {
+    KernelArgValue checked = argument_value(index, size, value);
+    std::lock_guard lock(mutex_);
+    args_[index] = std::move(checked);
+  }
+  // The value clSetKernelArg(index, size, value) would set, after every check it makes.
+  KernelArgValue argument_value(cl_uint index, size_t size, const void* value) const;
   // Calls `read` with the argument values, which stay as they are until it returns (a launch
   // reads them without copying them).
   template <class Read>

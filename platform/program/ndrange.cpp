@@ -59,6 +59,14 @@ backend::op::LaunchKernel launch_operation(Queue& queue, const Kernel& kernel,
 
 CommandSpec ndrange_kernel(Queue& queue, Kernel& kernel, cl_uint work_dim, const size_t* global_work_offset,
                            const size_t* global_work_size, const size_t* local_work_size) {
+  return kernel.with_arguments([&](const std::vector<KernelArgValue>& args) {
+    return ndrange_kernel_with(queue, kernel, args, work_dim, global_work_offset, global_work_size, local_work_size);
+  });
+}
+
+CommandSpec ndrange_kernel_with(Queue& queue, Kernel& kernel, const std::vector<KernelArgValue>& args, cl_uint work_dim,
+                                const size_t* global_work_offset, const size_t* global_work_size,
+                                const size_t* local_work_size) {
   Device& device = queue.device();
   check(&kernel.context() == &queue.context(), CL_INVALID_CONTEXT);
   const backend::KernelCode& code = kernel.code(device);  // CL_INVALID_PROGRAM_EXECUTABLE
@@ -69,11 +77,9 @@ CommandSpec ndrange_kernel(Queue& queue, Kernel& kernel, cl_uint work_dim, const
   CommandSpec spec;
   spec.type = CL_COMMAND_NDRANGE_KERNEL;
   spec.keep_alive.push_back(Ref<Object>(&kernel));
-  backend::op::LaunchKernel launch = kernel.with_arguments([&](const std::vector<KernelArgValue>& args) {
-    for (const KernelArgValue& arg : args) check(arg.set, CL_INVALID_KERNEL_ARGS);
-    check(kernel.local_memory_size(device, args) <= description.local_mem_size, CL_OUT_OF_RESOURCES);
-    return launch_operation(queue, kernel, args, spec);
-  });
+  for (const KernelArgValue& arg : args) check(arg.set, CL_INVALID_KERNEL_ARGS);
+  check(kernel.local_memory_size(device, args) <= description.local_mem_size, CL_OUT_OF_RESOURCES);
+  backend::op::LaunchKernel launch = launch_operation(queue, kernel, args, spec);
   launch.range = range;
   launch.printf_buffer_size = description.printf_buffer_size;
   bool empty = false;

@@ -23,6 +23,8 @@ CommandBufferApi CommandBufferApi::load() {
   find(api.svm_memcpy, "clCommandSVMMemcpyKHR");
   find(api.copy_image, "clCommandCopyImageKHR");
   find(api.info, "clGetCommandBufferInfoKHR");
+  find(api.update, "clUpdateMutableCommandsKHR");
+  find(api.mutable_info, "clGetMutableCommandInfoKHR");
   return api;
 }
 

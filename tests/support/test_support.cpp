@@ -1,6 +1,7 @@
 #include "support/test_support.h"
 
 #include <cstring>
+#include <sstream>
 
 namespace cucl_test {
 
@@ -49,18 +50,34 @@ std::string device_string(cl_device_id device, cl_device_info param) {
 }
 
 bool lists_extension(cl_device_id device, const std::string& name) {
-  return (" " + device_string(device, CL_DEVICE_EXTENSIONS) + " ").find(" " + name + " ") != std::string::npos;
+  std::istringstream names(device_string(device, CL_DEVICE_EXTENSIONS));
+  std::string listed;
+  while (names >> listed) {
+    if (listed == name) return true;
+  }
+  return false;
+}
+
+std::vector<cl_name_version> name_versions(cl_device_id device, cl_device_info param) {
+  size_t size = 0;
+  EXPECT_EQ(clGetDeviceInfo(device, param, 0, nullptr, &size), CL_SUCCESS);
+  std::vector<cl_name_version> values(size / sizeof(cl_name_version));
+  EXPECT_EQ(clGetDeviceInfo(device, param, size, values.data(), nullptr), CL_SUCCESS);
+  return values;
 }
 
 bool lists_feature(cl_device_id device, const std::string& name) {
-  size_t size = 0;
-  EXPECT_EQ(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr, &size), CL_SUCCESS);
-  std::vector<cl_name_version> features(size / sizeof(cl_name_version));
-  EXPECT_EQ(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, size, features.data(), nullptr), CL_SUCCESS);
-  for (const cl_name_version& feature : features) {
+  for (const cl_name_version& feature : name_versions(device, CL_DEVICE_OPENCL_C_FEATURES)) {
     if (name == feature.name) return true;
   }
   return false;
+}
+
+cl_version extension_version(cl_device_id device, const std::string& name) {
+  for (const cl_name_version& extension : name_versions(device, CL_DEVICE_EXTENSIONS_WITH_VERSION)) {
+    if (name == extension.name) return extension.version;
+  }
+  return 0;
 }
 
 Env::Env(cl_device_id device_id, cl_command_queue_properties properties) : device(device_id) {

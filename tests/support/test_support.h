@@ -21,6 +21,10 @@ std::string device_string(cl_device_id device, cl_device_info param);
 // Whether the device lists `name` in CL_DEVICE_EXTENSIONS / CL_DEVICE_OPENCL_C_FEATURES.
 bool lists_extension(cl_device_id device, const std::string& name);
 bool lists_feature(cl_device_id device, const std::string& name);
+// A cl_name_version list the device reports (CL_DEVICE_EXTENSIONS_WITH_VERSION, ...).
+std::vector<cl_name_version> name_versions(cl_device_id device, cl_device_info param);
+// The version CL_DEVICE_EXTENSIONS_WITH_VERSION gives `name`; 0 where it is not listed.
+cl_version extension_version(cl_device_id device, const std::string& name);
 
 // A fixed-size info value: `getter` is any clGet*Info function (clGetDeviceInfo,
 // clGetMemObjectInfo, ...). The query must succeed and report exactly sizeof(T) bytes.

@@ -1,7 +1,8 @@
 // The command buffer rows: 200 one-work-item launches of an empty kernel recorded once and
 // replayed (clEnqueueCommandBufferKHR + clFinish), beside the same 200 launches enqueued one
-// by one (+ clFinish), on devices that list cl_khr_command_buffer (0.9.8, whose entry points
-// the system's headers declare with older parameters, so they are typed here).
+// by one (+ clFinish), and, with cl_khr_command_buffer_mutable_dispatch, the replay after an
+// update of every launch's range; on devices that list cl_khr_command_buffer 0.9.8 (the
+// system's headers declare these entry points with older parameters, so they are typed here).
 #include "measurements.h"
 
 #include <CL/cl_ext.h>
@@ -23,14 +24,23 @@ using EnqueueFn = cl_int(CL_API_CALL*)(cl_uint, cl_command_queue*, cl_command_bu
 using NDRangeFn = cl_int(CL_API_CALL*)(cl_command_buffer_khr, cl_command_queue, const cl_properties*, cl_kernel,
                                        cl_uint, const size_t*, const size_t*, const size_t*, cl_uint,
                                        const cl_sync_point_khr*, cl_sync_point_khr*, cl_mutable_command_khr*);
+using UpdateFn = cl_int(CL_API_CALL*)(cl_command_buffer_khr, cl_uint, const cl_uint*, const void**);
 
-bool has_command_buffers(cl_device_id device) {
+// cl_mutable_dispatch_config_khr of mutable dispatch 0.9.5 (Debian's headers have an older one).
+struct MutableDispatchConfig {
+  cl_mutable_command_khr command;
+  cl_uint num_args, num_svm_args, num_exec_infos, work_dim;
+  const void *arg_list, *arg_svm_list, *exec_info_list;
+  const size_t *global_work_offset, *global_work_size, *local_work_size;
+};
+
+bool lists(cl_device_id device, const char* extension, cl_version version) {
   size_t size = 0;
   if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS_WITH_VERSION, 0, nullptr, &size) != CL_SUCCESS) return false;
   std::vector<cl_name_version> extensions(size / sizeof(cl_name_version));
   clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS_WITH_VERSION, size, extensions.data(), nullptr);
   for (const cl_name_version& e : extensions) {
-    if (std::strcmp(e.name, "cl_khr_command_buffer") == 0 && e.version == CL_MAKE_VERSION(0, 9, 8)) return true;
+    if (std::strcmp(e.name, extension) == 0 && e.version == version) return true;
   }
   return false;
 }
@@ -46,8 +56,9 @@ Fn entry_point(cl_device_id device, const char* name) {
 }  // namespace
 
 void measure_command_buffers(const Session& session, cl_kernel empty, const Settings& settings, Cells& cells) {
-  if (!has_command_buffers(session.device())) {
-    cells[kCommandBufferReplay].note = cells[kCommandBufferEnqueues].note = "n/a (no cl_khr_command_buffer 0.9.8)";
+  if (!lists(session.device(), "cl_khr_command_buffer", CL_MAKE_VERSION(0, 9, 8))) {
+    cells[kCommandBufferReplay].note = cells[kCommandBufferEnqueues].note =
+        cells[kCommandBufferUpdateReplay].note = "n/a (no cl_khr_command_buffer 0.9.8)";
     return;
   }
   const auto create = entry_point<CreateFn>(session.device(), "clCreateCommandBufferKHR");
@@ -56,15 +67,24 @@ void measure_command_buffers(const Session& session, cl_kernel empty, const Sett
   const auto enqueue = entry_point<EnqueueFn>(session.device(), "clEnqueueCommandBufferKHR");
   const auto ndrange = entry_point<NDRangeFn>(session.device(), "clCommandNDRangeKernelKHR");
   cl_command_queue queue = session.queue();
-  cl_int status = CL_SUCCESS;
-  cl_command_buffer_khr buffer = create(1, &queue, nullptr, &status);
-  check(status, "clCreateCommandBufferKHR");
   const size_t one = 1;
-  for (int i = 0; i < kLaunches; ++i) {
-    check(ndrange(buffer, nullptr, nullptr, empty, 1, nullptr, &one, nullptr, 0, nullptr, nullptr, nullptr),
-          "clCommandNDRangeKernelKHR");
-  }
-  check(finalize(buffer), "clFinalizeCommandBufferKHR");
+  // A finalized buffer of the 200 launches, mutable or not; the launches' handles in `handles`.
+  auto recorded = [&](bool is_mutable, std::vector<cl_mutable_command_khr>* handles) {
+    const cl_command_buffer_properties_khr properties[] = {CL_COMMAND_BUFFER_FLAGS_KHR,
+                                                           is_mutable ? CL_COMMAND_BUFFER_MUTABLE_KHR : 0u, 0};
+    cl_int status = CL_SUCCESS;
+    cl_command_buffer_khr buffer = create(1, &queue, properties, &status);
+    check(status, "clCreateCommandBufferKHR");
+    if (handles) handles->resize(kLaunches);
+    for (int i = 0; i < kLaunches; ++i) {
+      check(ndrange(buffer, nullptr, nullptr, empty, 1, nullptr, &one, nullptr, 0, nullptr, nullptr,
+                    handles ? &(*handles)[i] : nullptr),
+            "clCommandNDRangeKernelKHR");
+    }
+    check(finalize(buffer), "clFinalizeCommandBufferKHR");
+    return buffer;
+  };
+  cl_command_buffer_khr buffer = recorded(false, nullptr);
   double seconds = median_seconds(settings.repetitions, [&] {
     BENCH_CL(enqueue(0, nullptr, buffer, 0, nullptr, nullptr));
     BENCH_CL(clFinish(queue));
@@ -78,6 +98,28 @@ void measure_command_buffers(const Session& session, cl_kernel empty, const Sett
     BENCH_CL(clFinish(queue));
   });
   cells[kCommandBufferEnqueues].value = seconds * 1e6;
+
+  if (!lists(session.device(), "cl_khr_command_buffer_mutable_dispatch", CL_MAKE_VERSION(0, 9, 5))) {
+    cells[kCommandBufferUpdateReplay].note = "n/a (no cl_khr_command_buffer_mutable_dispatch 0.9.5)";
+    return;
+  }
+  const auto update = entry_point<UpdateFn>(session.device(), "clUpdateMutableCommandsKHR");
+  std::vector<cl_mutable_command_khr> handles;
+  buffer = recorded(true, &handles);
+  std::vector<MutableDispatchConfig> configs(kLaunches);
+  std::vector<const void*> pointers(kLaunches);
+  const std::vector<cl_uint> types(kLaunches, 0);  // CL_STRUCTURE_TYPE_MUTABLE_DISPATCH_CONFIG_KHR
+  for (int i = 0; i < kLaunches; ++i) {
+    configs[i] = MutableDispatchConfig{handles[i], 0, 0, 0, 0, nullptr, nullptr, nullptr, nullptr, &one, nullptr};
+    pointers[i] = &configs[i];
+  }
+  seconds = median_seconds(settings.repetitions, [&] {
+    BENCH_CL(update(buffer, kLaunches, types.data(), pointers.data()));
+    BENCH_CL(enqueue(0, nullptr, buffer, 0, nullptr, nullptr));
+    BENCH_CL(clFinish(queue));
+  });
+  cells[kCommandBufferUpdateReplay].value = seconds * 1e6;
+  release(buffer);
 }
 
 }  // namespace bench

@@ -48,6 +48,7 @@ enum Row : std::size_t {
   kDotInt8ByHand,
   kCommandBufferReplay,
   kCommandBufferEnqueues,
+  kCommandBufferUpdateReplay,
   kWaitCpu,
   kBuildFirst,
   kBuildAgain,
