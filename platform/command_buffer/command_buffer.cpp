@@ -27,7 +27,7 @@ cl_command_buffer_state_khr CommandBuffer::state() const {
 cl_command_buffer_state_khr CommandBuffer::state_locked() const {
   if (!finalized_) return CL_COMMAND_BUFFER_STATE_RECORDING_KHR;
   const bool complete = std::all_of(mutable_commands_.begin(), mutable_commands_.end(),
-                                    [](const Ref<MutableCommand>& command) { return command->config().complete(); });
+                                    [](const Ref<MutableCommand>& command) { return command->complete(); });
   return complete ? CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR : CL_COMMAND_BUFFER_STATE_FINALIZED_KHR;
 }
 

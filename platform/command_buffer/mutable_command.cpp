@@ -17,7 +17,8 @@ MutableCommand::MutableCommand(CommandBuffer& buffer, size_t index, Ref<Kernel> 
       kernel_(std::move(kernel)),
       updatable_(updatable),
       properties_(std::move(properties)),
-      config_(std::move(config)) {}
+      config_(std::move(config)),
+      complete_(config_.complete()) {}
 
 MutableCommand::Config MutableCommand::config() const {
   std::lock_guard lock(mutex_);
@@ -27,6 +28,12 @@ MutableCommand::Config MutableCommand::config() const {
 void MutableCommand::set_config(Config config) {
   std::lock_guard lock(mutex_);
   config_ = std::move(config);
+  complete_ = config_.complete();
+}
+
+bool MutableCommand::complete() const {
+  std::lock_guard lock(mutex_);
+  return complete_;
 }
 
 }  // namespace cucl

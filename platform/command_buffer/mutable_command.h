@@ -42,6 +42,8 @@ class MutableCommand final : public Object {
   const std::vector<cl_command_properties_khr>& properties() const { return properties_; }
   Config config() const;
   void set_config(Config config);
+  // config().complete(), without the copy (the buffer's state asks on every enqueue).
+  bool complete() const;
 
  private:
   CommandBuffer& buffer_;
@@ -51,6 +53,7 @@ class MutableCommand final : public Object {
   const std::vector<cl_command_properties_khr> properties_;
   mutable std::mutex mutex_;
   Config config_;
+  bool complete_;
 };
 
 }  // namespace cucl

@@ -55,12 +55,17 @@ Fn entry_point(cl_device_id device, const char* name) {
 
 }  // namespace
 
-void measure_command_buffers(const Session& session, cl_kernel empty, const Settings& settings, Cells& cells) {
+void measure_command_buffers(const Session& session, cl_program program, cl_mem out, const Settings& settings,
+                             Cells& cells) {
   if (!lists(session.device(), "cl_khr_command_buffer", CL_MAKE_VERSION(0, 9, 8))) {
-    cells[kCommandBufferReplay].note = cells[kCommandBufferEnqueues].note =
-        cells[kCommandBufferUpdateReplay].note = "n/a (no cl_khr_command_buffer 0.9.8)";
+    for (Row row : {kCommandBufferReplay, kCommandBufferEnqueues, kCommandBufferUpdateReplay,
+                    kCommandBufferArgumentUpdate}) {
+      cells[row].note = "n/a (no cl_khr_command_buffer 0.9.8)";
+    }
     return;
   }
+  Kernel empty_kernel = create_kernel(program, "empty");
+  cl_kernel empty = empty_kernel.get();
   const auto create = entry_point<CreateFn>(session.device(), "clCreateCommandBufferKHR");
   const auto finalize = entry_point<FinalizeFn>(session.device(), "clFinalizeCommandBufferKHR");
   const auto release = entry_point<ReleaseFn>(session.device(), "clReleaseCommandBufferKHR");
@@ -68,23 +73,24 @@ void measure_command_buffers(const Session& session, cl_kernel empty, const Sett
   const auto ndrange = entry_point<NDRangeFn>(session.device(), "clCommandNDRangeKernelKHR");
   cl_command_queue queue = session.queue();
   const size_t one = 1;
-  // A finalized buffer of the 200 launches, mutable or not; the launches' handles in `handles`.
-  auto recorded = [&](bool is_mutable, std::vector<cl_mutable_command_khr>* handles) {
+  // A finalized buffer of `launches` one-item launches of `kernel`, mutable or not; the
+  // launches' handles in `handles`.
+  auto recorded = [&](cl_kernel kernel, int launches, bool is_mutable, std::vector<cl_mutable_command_khr>* handles) {
     const cl_command_buffer_properties_khr properties[] = {CL_COMMAND_BUFFER_FLAGS_KHR,
                                                            is_mutable ? CL_COMMAND_BUFFER_MUTABLE_KHR : 0u, 0};
     cl_int status = CL_SUCCESS;
     cl_command_buffer_khr buffer = create(1, &queue, properties, &status);
     check(status, "clCreateCommandBufferKHR");
-    if (handles) handles->resize(kLaunches);
-    for (int i = 0; i < kLaunches; ++i) {
-      check(ndrange(buffer, nullptr, nullptr, empty, 1, nullptr, &one, nullptr, 0, nullptr, nullptr,
+    if (handles) handles->resize(launches);
+    for (int i = 0; i < launches; ++i) {
+      check(ndrange(buffer, nullptr, nullptr, kernel, 1, nullptr, &one, nullptr, 0, nullptr, nullptr,
                     handles ? &(*handles)[i] : nullptr),
             "clCommandNDRangeKernelKHR");
     }
     check(finalize(buffer), "clFinalizeCommandBufferKHR");
     return buffer;
   };
-  cl_command_buffer_khr buffer = recorded(false, nullptr);
+  cl_command_buffer_khr buffer = recorded(empty, kLaunches, false, nullptr);
   double seconds = median_seconds(settings.repetitions, [&] {
     BENCH_CL(enqueue(0, nullptr, buffer, 0, nullptr, nullptr));
     BENCH_CL(clFinish(queue));
@@ -100,12 +106,13 @@ void measure_command_buffers(const Session& session, cl_kernel empty, const Sett
   cells[kCommandBufferEnqueues].value = seconds * 1e6;
 
   if (!lists(session.device(), "cl_khr_command_buffer_mutable_dispatch", CL_MAKE_VERSION(0, 9, 5))) {
-    cells[kCommandBufferUpdateReplay].note = "n/a (no cl_khr_command_buffer_mutable_dispatch 0.9.5)";
+    cells[kCommandBufferUpdateReplay].note = cells[kCommandBufferArgumentUpdate].note =
+        "n/a (no cl_khr_command_buffer_mutable_dispatch 0.9.5)";
     return;
   }
   const auto update = entry_point<UpdateFn>(session.device(), "clUpdateMutableCommandsKHR");
   std::vector<cl_mutable_command_khr> handles;
-  buffer = recorded(true, &handles);
+  buffer = recorded(empty, kLaunches, true, &handles);
   std::vector<MutableDispatchConfig> configs(kLaunches);
   std::vector<const void*> pointers(kLaunches);
   const std::vector<cl_uint> types(kLaunches, 0);  // CL_STRUCTURE_TYPE_MUTABLE_DISPATCH_CONFIG_KHR
@@ -119,6 +126,28 @@ void measure_command_buffers(const Session& session, cl_kernel empty, const Sett
     BENCH_CL(clFinish(queue));
   });
   cells[kCommandBufferUpdateReplay].value = seconds * 1e6;
+  release(buffer);
+
+  // One kernel whose int argument changes before each replay, enqueued like the "kernel
+  // enqueue" row (clFinish once at the end).
+  Kernel loop = create_kernel(program, "integer_loop");
+  const cl_int no_steps = 0;
+  BENCH_CL(clSetKernelArg(loop.get(), 0, sizeof out, &out));
+  BENCH_CL(clSetKernelArg(loop.get(), 1, sizeof no_steps, &no_steps));
+  buffer = recorded(loop.get(), 1, true, &handles);
+  cl_int steps = 0;
+  const cl_mutable_dispatch_arg_khr argument = {1, sizeof steps, &steps};
+  MutableDispatchConfig config{handles[0], 1, 0, 0, 0, &argument, nullptr, nullptr, nullptr, nullptr, nullptr};
+  const void* config_pointer = &config;
+  seconds = median_seconds(settings.repetitions, [&] {
+    for (int i = 0; i < settings.enqueue_count; ++i) {
+      steps = i % 2;
+      BENCH_CL(update(buffer, 1, types.data(), &config_pointer));
+      BENCH_CL(enqueue(0, nullptr, buffer, 0, nullptr, nullptr));
+    }
+    BENCH_CL(clFinish(queue));
+  });
+  cells[kCommandBufferArgumentUpdate].value = seconds * 1e6 / settings.enqueue_count;
   release(buffer);
 }
 

@@ -173,7 +173,7 @@ void measure_kernels(const Session& session, cl_mem src, cl_mem dst, std::size_t
     clReleaseEvent(last);
   });
   cells[kKernelPingPong].value = seconds * 1e6 / settings.enqueue_count;
-  measure_command_buffers(session, empty.get(), settings, cells);
+  measure_command_buffers(session, program.get(), dst, settings, cells);
 
   // Compute: every work-item copies one float4; the runtime picks the work-group size.
   Kernel copy = create_kernel(program.get(), "copy4");

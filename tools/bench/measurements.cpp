@@ -32,6 +32,7 @@ const std::array<Metric, kRowCount> kMetrics = {{
     {"command buffer: replay of 200 empty 1-item kernels + clFinish", "us", Better::Lower},
     {"  the same 200 kernels enqueued one by one + clFinish", "us", Better::Lower},
     {"  the 200 kernels, each updated (one clUpdateMutableCommandsKHR) + replay + clFinish", "us", Better::Lower},
+    {"  a buffer of one kernel: update one argument + replay, per call", "us", Better::Lower},
     {"host CPU while clFinish waits on a ~150 ms kernel (100 = one core)", "%", Better::Lower},
     {"first build of a small program", "ms", Better::Lower},
     {"the same build again", "ms", Better::Lower},
@@ -168,7 +169,8 @@ void measure_device(cl_device_id device, const Settings& settings, Cells& cells)
   // 6-7. Kernels, where the device can build OpenCL C.
   if (!device_value<cl_bool>(device, CL_DEVICE_COMPILER_AVAILABLE)) {
     for (Row row : {kKernelEnqueue, kKernelLaunch, kKernelPingPong, kKernelCopy, kComputeFp32, kIntegerLoop,
-                    kNativeMath, kSgemm, kWaitCpu, kBuildFirst, kBuildAgain}) {
+                    kNativeMath, kSgemm, kCommandBufferReplay, kCommandBufferEnqueues, kCommandBufferUpdateReplay,
+                    kCommandBufferArgumentUpdate, kWaitCpu, kBuildFirst, kBuildAgain}) {
       cells[row].note = "n/a (no compiler)";
     }
     return;

@@ -49,6 +49,7 @@ enum Row : std::size_t {
   kCommandBufferReplay,
   kCommandBufferEnqueues,
   kCommandBufferUpdateReplay,
+  kCommandBufferArgumentUpdate,
   kWaitCpu,
   kBuildFirst,
   kBuildAgain,
@@ -123,9 +124,11 @@ Cell measure_sgemm(const Session& session, const Settings& settings);
 void measure_collectives(const Session& session, cl_mem out, std::size_t bytes, const Settings& settings,
                          Cells& cells);
 
-// The command buffer rows: 200 empty one-work-item launches replayed from a buffer, and
-// the same launches enqueued one by one (command_buffer_measurement.cpp).
-void measure_command_buffers(const Session& session, cl_kernel empty, const Settings& settings, Cells& cells);
+// The command buffer rows: 200 empty one-work-item launches replayed from a buffer, the same
+// launches enqueued one by one, and mutable updates (command_buffer_measurement.cpp).
+// `program` has kernels empty() and integer_loop(global int*, int); `out` is a buffer.
+void measure_command_buffers(const Session& session, cl_program program, cl_mem out, const Settings& settings,
+                             Cells& cells);
 
 // The kernel and build rows (need a compiler; the caller checks CL_DEVICE_COMPILER_AVAILABLE).
 void measure_kernels(const Session& session, cl_mem src, cl_mem dst, std::size_t bytes,
