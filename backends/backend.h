@@ -26,6 +26,8 @@ class Memory {
   virtual void unmap_pointer(void* mapped) = 0;
   // Synchronous initial contents (CL_MEM_COPY_HOST_PTR), before any command uses the memory.
   virtual void write_now(size_t offset, const void* src, size_t size) = 0;
+  // The address kernels of this device use for byte `offset` (an image descriptor holds it).
+  virtual uint64_t kernel_address(size_t offset) const = 0;
 };
 
 // A point in one stream's work (Stream::mark): another stream of the same device can be

@@ -86,6 +86,30 @@ void report_opencl_3_1_where_complete(DeviceDescription& d) {
   d.opencl_c_all_versions.push_back({CL_MAKE_VERSION(3, 1, 0), "OpenCL C"});
 }
 
+void describe_software_images(DeviceDescription& d) {
+  d.image_support = CL_TRUE;
+  ImageLimits& limits = d.images;
+  limits.max_read_image_args = 128;
+  limits.max_write_image_args = 64;
+  limits.max_read_write_image_args = 64;
+  limits.image2d_max_width = limits.image2d_max_height = 16384;
+  limits.image3d_max_width = limits.image3d_max_height = limits.image3d_max_depth = 2048;
+  limits.image_max_array_size = 2048;
+  // In pixels: a 1D buffer image of 16-byte pixels stays within one allocation.
+  limits.image_max_buffer_size = static_cast<size_t>(std::max<cl_ulong>(65536, d.max_mem_alloc_size / 16));
+  limits.max_samplers = 16;
+  // The builtins address pixels byte by byte: any row pitch and base address will do.
+  limits.image_pitch_alignment = 1;
+  limits.image_base_address_alignment = 1;
+  const cl_version v3 = CL_MAKE_VERSION(3, 0, 0);
+  for (const char* feature : {"__opencl_c_images", "__opencl_c_read_write_images", "__opencl_c_3d_image_writes"}) {
+    d.opencl_c_features.push_back({v3, feature});
+  }
+  const cl_version v1 = CL_MAKE_VERSION(1, 0, 0);
+  d.extensions.push_back({v1, "cl_khr_3d_image_writes"});
+  d.extensions.push_back({v1, "cl_khr_image2d_from_buffer"});
+}
+
 void describe_sub_groups(DeviceDescription& d, cl_uint width, bool independent_forward_progress) {
   d.sub_group_width = width;
   d.max_num_sub_groups = static_cast<cl_uint>((d.max_work_group_size + width - 1) / width);

@@ -26,6 +26,11 @@ void describe_opencl_c_compiler(DeviceDescription& d, const CompilerSetup& setup
 // up to 1.4, the extensions 3.1 promotes), which then also accepts OpenCL C 3.1. Call last.
 void report_opencl_3_1_where_complete(DeviceDescription& d);
 
+// Images read and written by the builtin libraries' software image functions (any format of
+// platform/memory/image_format.h, every image type, read-write images, 3D writes, 2D images
+// from buffers), with limits that keep the largest image within `max_mem_alloc_size`.
+void describe_software_images(DeviceDescription& d);
+
 // Sub-groups of `width` work-items (the last of a group partial) with every sub-group
 // extension the builtin libraries implement; cl_khr_subgroups only with independent forward
 // progress. Call after max_work_group_size is known.

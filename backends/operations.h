@@ -46,6 +46,15 @@ struct Fill {
   size_t pattern_size;
 };
 
+// clEnqueueFillImage: every row of a rectangle filled with one pixel, repeated.
+struct FillRect {
+  Location dst;                  // the first byte of the first row
+  std::array<size_t, 3> region;  // bytes, rows, slices
+  size_t row_pitch, slice_pitch;
+  std::array<uint8_t, 16> pattern;
+  size_t pattern_size;  // a power of two, 1 to 16, dividing region[0]
+};
+
 // Map makes `size` bytes at `src` visible at `mapped` (a pointer the backend handed out
 // when the command was enqueued); unmap makes writes through `mapped` visible again.
 struct Map {
@@ -101,7 +110,7 @@ struct CommandList {
 
 }  // namespace op
 
-using Operation = std::variant<op::Nothing, op::Copy, op::CopyRect, op::Fill, op::Map, op::Unmap,
+using Operation = std::variant<op::Nothing, op::Copy, op::CopyRect, op::Fill, op::FillRect, op::Map, op::Unmap,
                                op::Migrate, op::HostFunction, op::LaunchKernel, op::CommandList>;
 
 namespace op {

@@ -12,7 +12,7 @@
 #include "platform/command_buffer/command_buffer_rules.h"
 #include "platform/command_buffer/mutable_dispatch_rules.h"
 #include "platform/memory/buffer_commands.h"
-#include "platform/memory/image_rules.h"
+#include "platform/memory/image_commands.h"
 #include "platform/memory/memory_rules.h"
 #include "platform/memory/svm_rules.h"
 #include "platform/program/ndrange.h"
@@ -150,16 +150,17 @@ CL_API_ENTRY cl_int CL_API_CALL clCommandNDRangeKernelKHR(
   });
 }
 
-// Images and SVM: no device has either, so no handle or pointer can name one.
+// SVM: no device has it, so no pointer can name SVM memory.
 CL_API_ENTRY cl_int CL_API_CALL clCommandCopyBufferToImageKHR(
     cl_command_buffer_khr command_buffer, cl_command_queue command_queue, const cl_command_properties_khr* properties,
     cl_mem src_buffer, cl_mem dst_image, size_t src_offset, const size_t* dst_origin, const size_t* region,
     cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr* sync_point_wait_list, cl_sync_point_khr* sync_point,
     cl_mutable_command_khr* mutable_handle) {
   return record_call(command_buffer, command_queue, properties, num_sync_points_in_wait_list, sync_point_wait_list,
-                     sync_point, mutable_handle, [&](Queue&) -> CommandSpec {
-                       lookup_buffer(src_buffer);
-                       lookup_image(dst_image);
+                     sync_point, mutable_handle, [&](Queue& queue) {
+                       auto src = lookup_buffer(src_buffer);
+                       auto dst = lookup_image(dst_image);
+                       return copy_buffer_to_image(queue, *src, *dst, src_offset, dst_origin, region);
                      });
 }
 
@@ -169,7 +170,11 @@ CL_API_ENTRY cl_int CL_API_CALL clCommandCopyImageKHR(
     cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr* sync_point_wait_list, cl_sync_point_khr* sync_point,
     cl_mutable_command_khr* mutable_handle) {
   return record_call(command_buffer, command_queue, properties, num_sync_points_in_wait_list, sync_point_wait_list,
-                     sync_point, mutable_handle, [&](Queue&) -> CommandSpec { lookup_image(src_image); });
+                     sync_point, mutable_handle, [&](Queue& queue) {
+                       auto src = lookup_image(src_image);
+                       auto dst = lookup_image(dst_image);
+                       return copy_image(queue, *src, *dst, src_origin, dst_origin, region);
+                     });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clCommandCopyImageToBufferKHR(
@@ -178,7 +183,11 @@ CL_API_ENTRY cl_int CL_API_CALL clCommandCopyImageToBufferKHR(
     cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr* sync_point_wait_list, cl_sync_point_khr* sync_point,
     cl_mutable_command_khr* mutable_handle) {
   return record_call(command_buffer, command_queue, properties, num_sync_points_in_wait_list, sync_point_wait_list,
-                     sync_point, mutable_handle, [&](Queue&) -> CommandSpec { lookup_image(src_image); });
+                     sync_point, mutable_handle, [&](Queue& queue) {
+                       auto src = lookup_image(src_image);
+                       auto dst = lookup_buffer(dst_buffer);
+                       return copy_image_to_buffer(queue, *src, *dst, src_origin, region, dst_offset);
+                     });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clCommandFillImageKHR(
@@ -187,7 +196,10 @@ CL_API_ENTRY cl_int CL_API_CALL clCommandFillImageKHR(
     cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr* sync_point_wait_list, cl_sync_point_khr* sync_point,
     cl_mutable_command_khr* mutable_handle) {
   return record_call(command_buffer, command_queue, properties, num_sync_points_in_wait_list, sync_point_wait_list,
-                     sync_point, mutable_handle, [&](Queue&) -> CommandSpec { lookup_image(image); });
+                     sync_point, mutable_handle, [&](Queue& queue) {
+                       auto target = lookup_image(image);
+                       return fill_image(queue, *target, fill_color, origin, region);
+                     });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clCommandSVMMemcpyKHR(

@@ -26,6 +26,7 @@ class Mem {
   }
   operator cl_mem() const { return memory_; }
   cl_mem get() const { return memory_; }
+  const cl_mem* address() const { return &memory_; }  // for clSetKernelArg
   // Gives up ownership (for tests that release by hand).
   cl_mem release() { return std::exchange(memory_, nullptr); }
 

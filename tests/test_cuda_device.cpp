@@ -19,11 +19,6 @@ T device_value(cl_device_id device, cl_device_info param) {
   return info_value<T>(clGetDeviceInfo, device, param);
 }
 
-bool has_extension(cl_device_id device, const std::string& name) {
-  std::string list = " " + device_string(device, CL_DEVICE_EXTENSIONS) + " ";
-  return list.find(" " + name + " ") != std::string::npos;
-}
-
 // Runs this test program again with `environment` prepended, limited to the probe test;
 // returns everything it printed (stdout and stderr).
 std::string run_probe(const std::string& environment) {
@@ -131,8 +126,8 @@ TEST(CudaDevice, LimitsAreThoseOfAGpu) {
 TEST(CudaDevice, UuidAndPciBusInfoDescribeTheRealDevice) {
   cl_device_id gpu = first_gpu();
   CUCL_REQUIRE_GPU(gpu);
-  ASSERT_TRUE(has_extension(gpu, "cl_khr_device_uuid"));
-  ASSERT_TRUE(has_extension(gpu, "cl_khr_pci_bus_info"));
+  ASSERT_TRUE(lists_extension(gpu, "cl_khr_device_uuid"));
+  ASSERT_TRUE(lists_extension(gpu, "cl_khr_pci_bus_info"));
   auto uuid = device_value<std::array<cl_uchar, CL_UUID_SIZE_KHR>>(gpu, CL_DEVICE_UUID_KHR);
   EXPECT_NE(uuid, (std::array<cl_uchar, CL_UUID_SIZE_KHR>{}));
   auto driver_uuid = device_value<std::array<cl_uchar, CL_UUID_SIZE_KHR>>(gpu, CL_DRIVER_UUID_KHR);
@@ -159,7 +154,7 @@ TEST(CudaDevice, UuidAndPciBusInfoDescribeTheRealDevice) {
 TEST(CudaDevice, NvidiaAttributeQueriesDescribeTheRealDevice) {
   cl_device_id gpu = first_gpu();
   CUCL_REQUIRE_GPU(gpu);
-  ASSERT_TRUE(has_extension(gpu, "cl_nv_device_attribute_query"));
+  ASSERT_TRUE(lists_extension(gpu, "cl_nv_device_attribute_query"));
   const auto major = device_value<cl_uint>(gpu, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV);
   const auto minor = device_value<cl_uint>(gpu, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV);
   EXPECT_GE(major, 5u);  // the oldest architecture CUDA 12 supports

@@ -443,7 +443,11 @@ DEVICE_TEST(SpirvQueriesFollowTheReportedFeatures) {
   EXPECT_EQ(has(6019), has_extension(device, "cl_khr_integer_dot_product"));      // DotProduct
   EXPECT_EQ(has(18), info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_MAX_NUM_SUB_GROUPS) > 0);  // Groups
   EXPECT_FALSE(has(17)) << "Pipes";
-  EXPECT_FALSE(has(13)) << "ImageBasic";
+  const bool images = info_value<cl_bool>(clGetDeviceInfo, device, CL_DEVICE_IMAGE_SUPPORT);
+  for (cl_uint image_capability : {13u, 20u, 43u, 44u, 46u, 47u}) {  // ImageBasic, LiteralSampler, 1D, buffers
+    EXPECT_EQ(has(image_capability), images) << image_capability;
+  }
+  EXPECT_EQ(has(14), images && lists_feature(device, "__opencl_c_read_write_images")) << "ImageReadWrite";
   auto extensions = device_array<const char*>(device, kSpirvExtensions);
   std::set<std::string> names;
   for (const char* name : extensions) names.insert(name);

@@ -15,7 +15,6 @@ namespace {
 TEST_F(Unsupported, DeviceAdvertisesNoneOfTheseFeatures) {
   cl_device_id device = env.device;
   EXPECT_EQ(device_string(device, CL_DEVICE_BUILT_IN_KERNELS), "");
-  EXPECT_EQ(info_value<cl_bool>(clGetDeviceInfo, device, CL_DEVICE_IMAGE_SUPPORT), cl_bool(CL_FALSE));
   EXPECT_EQ(info_value<cl_bool>(clGetDeviceInfo, device, CL_DEVICE_PIPE_SUPPORT), cl_bool(CL_FALSE));
   EXPECT_EQ(info_value<cl_device_svm_capabilities>(clGetDeviceInfo, device, CL_DEVICE_SVM_CAPABILITIES), 0u);
   EXPECT_EQ(

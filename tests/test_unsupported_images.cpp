@@ -1,8 +1,11 @@
-// Images, samplers and pipes, which no cucl device supports yet: each entry point exists
-// and answers the exact error the specification gives, never a fake success (the one
-// success is clGetSupportedImageFormats, whose true answer is "no formats").
+// Images and samplers in a context whose device has no images (today a GPU; skipped where
+// every device has images), pipes, which no device supports, and handles that are not images,
+// samplers or pipes: each entry point answers the exact error the specification gives, never
+// a fake success (the one success is clGetSupportedImageFormats, whose true answer there is
+// "no formats").
 #include <array>
 
+#include "image_test_helpers.h"
 #include "unsupported_test_helpers.h"
 
 using namespace cucl_test;
@@ -12,9 +15,22 @@ namespace {
 
 using UnsupportedImages = Unsupported;
 
+// A context on the first device without images.
+class WithoutImages : public Unsupported {
+ protected:
+  WithoutImages() : Unsupported(device_or_host()) {}
+  void SetUp() override {
+    if (!image_test::device_without_images()) GTEST_SKIP() << "every device has images";
+  }
+  static cl_device_id device_or_host() {
+    cl_device_id device = image_test::device_without_images();
+    return device ? device : host_device();
+  }
+};
+
 // ---- images ----------------------------------------------------------------------------
 
-TEST_F(UnsupportedImages, CreateImageReportsNoImageSupportRightAfterTheContext) {
+TEST_F(WithoutImages, CreateImageReportsNoImageSupportRightAfterTheContext) {
   cl_image_format format{CL_RGBA, CL_UNORM_INT8};
   cl_image_desc desc{};
   desc.image_type = CL_MEM_OBJECT_IMAGE2D;
@@ -44,7 +60,7 @@ TEST_F(UnsupportedImages, CreateImageReportsNoImageSupportRightAfterTheContext) 
 }
 
 // clCreateImage2D/3D list CL_INVALID_OPERATION after the checks of their own arguments.
-TEST_F(UnsupportedImages, CreateImage2DChecksItsArgumentsFirst) {
+TEST_F(WithoutImages, CreateImage2DChecksItsArgumentsFirst) {
   cl_image_format rgba8{CL_RGBA, CL_UNORM_INT8};
   std::array<unsigned char, 16 * 16 * 4> pixels{};
   auto create = [&](cl_context context, cl_mem_flags flags, const cl_image_format* format, size_t width,
@@ -78,7 +94,7 @@ TEST_F(UnsupportedImages, CreateImage2DChecksItsArgumentsFirst) {
             CL_INVALID_CONTEXT);
 }
 
-TEST_F(UnsupportedImages, CreateImage3DChecksItsArgumentsFirst) {
+TEST_F(WithoutImages, CreateImage3DChecksItsArgumentsFirst) {
   cl_image_format r32f{CL_R, CL_FLOAT};
   std::array<float, 8 * 8 * 8> voxels{};
   auto create = [&](cl_context context, cl_mem_flags flags, size_t depth, size_t row_pitch, size_t slice_pitch,
@@ -99,7 +115,7 @@ TEST_F(UnsupportedImages, CreateImage3DChecksItsArgumentsFirst) {
   EXPECT_EQ(create(not_a_context(), 0, 8, 0, 0, nullptr), CL_INVALID_CONTEXT);
 }
 
-TEST_F(UnsupportedImages, SupportedImageFormatsAreNone) {
+TEST_F(WithoutImages, SupportedImageFormatsAreNone) {
   const cl_mem_object_type types[] = {CL_MEM_OBJECT_IMAGE1D,       CL_MEM_OBJECT_IMAGE1D_BUFFER,
                                       CL_MEM_OBJECT_IMAGE2D,       CL_MEM_OBJECT_IMAGE3D,
                                       CL_MEM_OBJECT_IMAGE1D_ARRAY, CL_MEM_OBJECT_IMAGE2D_ARRAY};
@@ -191,7 +207,7 @@ TEST_F(UnsupportedImages, ImageCommandsFindNoImage) {
 
 // ---- samplers --------------------------------------------------------------------------
 
-TEST_F(UnsupportedImages, CreateSamplerChecksItsArgumentsThenImageSupport) {
+TEST_F(WithoutImages, CreateSamplerChecksItsArgumentsThenImageSupport) {
   auto create = [&](cl_context context, cl_bool normalized, cl_addressing_mode addressing, cl_filter_mode filter) {
     return create_error([&](cl_int* e) { return clCreateSampler(context, normalized, addressing, filter, e); });
   };
@@ -207,7 +223,7 @@ TEST_F(UnsupportedImages, CreateSamplerChecksItsArgumentsThenImageSupport) {
             CL_INVALID_CONTEXT);
 }
 
-TEST_F(UnsupportedImages, CreateSamplerWithPropertiesChecksThePropertiesThenImageSupport) {
+TEST_F(WithoutImages, CreateSamplerWithPropertiesChecksThePropertiesThenImageSupport) {
   auto create = [&](cl_context context, const cl_sampler_properties* properties) {
     return create_error([&](cl_int* e) { return clCreateSamplerWithProperties(context, properties, e); });
   };

@@ -16,6 +16,7 @@ using cucl_test::Env;
 
 class Unsupported : public ::testing::Test {
  protected:
+  explicit Unsupported(cl_device_id device = cucl_test::host_device()) : env(device) {}
   Env env;
   Mem buffer = make_buffer(env.context, CL_MEM_READ_WRITE, 256);
   // cucl's own table, reached the way the loader reaches it.

@@ -1,5 +1,6 @@
 #include "backends/cuda/cuda_execute.h"
 
+#include <algorithm>
 #include <cstring>
 #include <type_traits>
 
@@ -51,6 +52,20 @@ struct StreamExecutor {
   Pending operator()(const op::Fill& fill) const {
     if (fill.size == 0) return Pending::Nothing;
     enqueue_fill(context, stream, device_address(fill.dst), fill.size, fill.pattern, fill.pattern_size);
+    return Pending::StreamWork;
+  }
+
+  // Row by row (no device supports images yet, the only users of this operation).
+  Pending operator()(const op::FillRect& fill) const {
+    std::array<uint8_t, 128> pattern{};
+    std::copy(fill.pattern.begin(), fill.pattern.begin() + fill.pattern_size, pattern.begin());
+    for (size_t z = 0; z < fill.region[2]; ++z) {
+      for (size_t y = 0; y < fill.region[1]; ++y) {
+        const size_t offset = fill.dst.offset + z * fill.slice_pitch + y * fill.row_pitch;
+        enqueue_fill(context, stream, memory_of(fill.dst).device_address(offset), fill.region[0], pattern,
+                     fill.pattern_size);
+      }
+    }
     return Pending::StreamWork;
   }
 

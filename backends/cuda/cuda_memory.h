@@ -31,6 +31,7 @@ class CudaMemory final : public Memory {
   void* map_pointer(size_t offset, size_t size) override;
   void unmap_pointer(void* mapped) override;
   void write_now(size_t offset, const void* src, size_t size) override;
+  uint64_t kernel_address(size_t offset) const override { return device_address(offset); }
 
  private:
   CudaMemory(std::shared_ptr<CudaContext> context, size_t size, char* host_ptr)

@@ -42,6 +42,18 @@ struct HostExecutor {
     }
   }
 
+  void operator()(const op::FillRect& fill) const {
+    char* first = resolve(fill.dst);
+    for (size_t z = 0; z < fill.region[2]; ++z) {
+      for (size_t y = 0; y < fill.region[1]; ++y) {
+        char* row = first + z * fill.slice_pitch + y * fill.row_pitch;
+        for (size_t x = 0; x < fill.region[0]; x += fill.pattern_size) {
+          std::memcpy(row + x, fill.pattern.data(), fill.pattern_size);
+        }
+      }
+    }
+  }
+
   void operator()(const op::Map& map) const {
     const char* src = resolve(map.src);
     if (map.needs_read && map.mapped != src) std::memcpy(map.mapped, src, map.size);

@@ -223,6 +223,7 @@ DeviceDescription describe_host_device(unsigned concurrency) {
   // of a group take turns on one thread, so one that waits for another's progress without a
   // barrier never sees it: no independent forward progress.
   describe_sub_groups(d, 1, /*independent_forward_progress=*/false);
+  describe_software_images(d);
   report_opencl_3_1_where_complete(d);
   return d;
 }

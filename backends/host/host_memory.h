@@ -17,6 +17,7 @@ class HostMemory final : public Memory {
   void* map_pointer(size_t offset, size_t) override { return data_ + offset; }
   void unmap_pointer(void*) override {}
   void write_now(size_t offset, const void* src, size_t size) override { std::memcpy(data_ + offset, src, size); }
+  uint64_t kernel_address(size_t offset) const override { return reinterpret_cast<uintptr_t>(data_ + offset); }
 
  private:
   char* data_;

@@ -14,6 +14,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cltypes import HEADER  # noqa: E402
 import atomics  # noqa: E402
 import conversions  # noqa: E402
+import images  # noqa: E402
 import relational  # noqa: E402
 import vector_memory  # noqa: E402
 import work_group  # noqa: E402
@@ -22,7 +23,8 @@ import vector_wrappers  # noqa: E402
 GENERATORS = [("vector_wrappers.py", vector_wrappers.files), ("relational.py", relational.files),
               ("conversions.py", conversions.files),
               ("atomics.py", atomics.files),
-              ("vector_memory.py", vector_memory.files), ("work_group.py", work_group.files)]
+              ("vector_memory.py", vector_memory.files), ("work_group.py", work_group.files),
+              ("images.py", images.files)]
 
 
 def all_files():

@@ -11,6 +11,7 @@ class Device;
 class Context;
 class Queue;
 class MemObject;
+class Image;
 class Event;
 class Program;
 class Kernel;
@@ -20,6 +21,7 @@ void device_info(Device& device, cl_device_info param, InfoWriter& out);
 void context_info(Context& context, cl_context_info param, InfoWriter& out);
 void queue_info(Queue& queue, cl_command_queue_info param, InfoWriter& out);
 void mem_object_info(MemObject& memory, cl_mem_info param, InfoWriter& out);
+void image_info(Image& image, cl_image_info param, InfoWriter& out);
 void event_info(Event& event, cl_event_info param, InfoWriter& out);
 void event_profiling_info(Event& event, cl_profiling_info param, InfoWriter& out);
 // Takes the value buffer itself: CL_PROGRAM_BINARIES's value is an array of

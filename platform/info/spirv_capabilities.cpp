@@ -29,6 +29,13 @@ enum Capability : cl_uint {
   kGroupNonUniformShuffle = 65,
   kGroupNonUniformShuffleRelative = 66,
   kGroupNonUniformClustered = 67,
+  kImageBasic = 13,
+  kImageReadWrite = 14,
+  kLiteralSampler = 20,
+  kSampled1D = 43,
+  kImage1D = 44,
+  kSampledBuffer = 46,
+  kImageBuffer = 47,
   kDotProductInput4x8Bit = 6017,
   kDotProductInput4x8BitPacked = 6018,
   kDotProduct = 6019,
@@ -60,6 +67,11 @@ SpirvSupport spirv_support(const backend::DeviceDescription& d) {
   // SPIR-V 1.1's SubgroupsPerWorkgroup execution mode (the reader keeps it as the kernel's
   // CL_KERNEL_COMPILE_NUM_SUB_GROUPS).
   if (d.max_num_sub_groups > 0) s.capabilities.push_back(kSubgroupDispatch);
+  if (d.image_support) {
+    s.capabilities.insert(s.capabilities.end(),
+                          {kImageBasic, kLiteralSampler, kSampled1D, kImage1D, kSampledBuffer, kImageBuffer});
+    if (has_feature(d, "__opencl_c_read_write_images")) s.capabilities.push_back(kImageReadWrite);
+  }
   with_extension("cl_khr_fp64", {kFloat64});
   with_extension("cl_khr_int64_base_atomics", {kInt64Atomics});
   with_extension("cl_khr_extended_bit_ops", {kBitInstructions}, "SPV_KHR_bit_instructions");

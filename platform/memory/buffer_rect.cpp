@@ -3,6 +3,7 @@
 
 #include "platform/memory/buffer_command_checks.h"
 #include "platform/memory/buffer_commands.h"
+#include "platform/memory/rect_command.h"
 
 namespace cucl {
 
@@ -11,11 +12,7 @@ using namespace buffer_checks;
 namespace {
 
 // One side of a rectangle with its pitches resolved and its origin as a byte offset.
-struct Rect {
-  size_t start;  // byte offset of the origin
-  size_t row_pitch, slice_pitch;
-  size_t extent;  // bytes from the first to one past the last byte touched
-};
+using Rect = ByteRect;
 
 size_t checked_mul(size_t a, size_t b) {
   size_t r;
@@ -84,17 +81,6 @@ bool overlap(const Rect& a, const Rect& b, const std::array<size_t, 3>& region) 
   return false;
 }
 
-CommandSpec rect_command(cl_command_type type, backend::Location src, const Rect& s, backend::Location dst,
-                         const Rect& d, const std::array<size_t, 3>& region, HeldObjects keep_alive) {
-  src.offset += s.start;
-  dst.offset += d.start;
-  CommandSpec spec;
-  spec.type = type;
-  spec.operation = backend::op::CopyRect{src, dst, region, s.row_pitch, s.slice_pitch, d.row_pitch, d.slice_pitch};
-  spec.keep_alive = std::move(keep_alive);
-  return spec;
-}
-
 // What read and write share: every check, then the buffer side and the host side.
 struct HostRect {
   Rect buffer, host;
@@ -152,11 +138,7 @@ CommandSpec copy_buffer_rect(Queue& queue, Buffer& src, Buffer& dst, RectSide sr
     d_in_root.start += dst.origin();
     check(!overlap(s_in_root, d_in_root, r), CL_MEM_COPY_OVERLAP);
   }
-  auto spec = rect_command(CL_COMMAND_COPY_BUFFER_RECT, src.location(queue.device(), 0), s,
-                           dst.location(queue.device(), 0), d, r, {Ref<Object>(&src), Ref<Object>(&dst)});
-  note_access(spec.accesses, queue.device(), src, s.start, s.extent, Access::Read);
-  note_access(spec.accesses, queue.device(), dst, d.start, d.extent, Access::ReadWrite);
-  return spec;
+  return copy_rect_between(CL_COMMAND_COPY_BUFFER_RECT, queue, src, s, dst, d, r, Access::ReadWrite);
 }
 
 }  // namespace cucl

@@ -14,6 +14,7 @@
 #include "platform/objects/context.h"
 #include "platform/memory/memory_access.h"
 #include "platform/memory/memory_coherence.h"
+#include "platform/objects/lookup.h"
 #include "platform/objects/object.h"
 
 namespace cucl {
@@ -102,6 +103,16 @@ class MemObject : public Object, private CoherentStorage {
   std::vector<Mapping> mappings_;
   MemoryCoherence coherence_{*this, size_};
 };
+
+// The live memory object of kind T (Buffer, Image) behind `handle`; any other handle is
+// CL_INVALID_MEM_OBJECT.
+template <class T>
+Ref<T> lookup_memory_as(cl_mem handle) {
+  auto memory = lookup<MemObject>(handle);
+  auto* object = dynamic_cast<T*>(memory.get());
+  check(object != nullptr, CL_INVALID_MEM_OBJECT);
+  return Ref<T>(object);
+}
 
 // Notes that a command on `device` uses [offset, offset + size) of `memory` as `access`
 // says, so that the command's device has the current bytes when it runs. Only contexts

@@ -12,23 +12,6 @@ constexpr cl_mem_flags kValidFlags = kKernelAccessFlags | kHostPtrFlags | kHostA
 
 bool at_most_one(cl_mem_flags flags, cl_mem_flags group) { return std::popcount(flags & group) <= 1; }
 
-// A sub-buffer may narrow what its parent allows, never widen it.
-void check_inheritable(cl_mem_flags parent, cl_mem_flags flags) {
-  if (parent & CL_MEM_WRITE_ONLY) check(!(flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)), CL_INVALID_VALUE);
-  if (parent & CL_MEM_READ_ONLY) check(!(flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)), CL_INVALID_VALUE);
-  if (parent & CL_MEM_HOST_WRITE_ONLY) check(!(flags & CL_MEM_HOST_READ_ONLY), CL_INVALID_VALUE);
-  if (parent & CL_MEM_HOST_READ_ONLY) check(!(flags & CL_MEM_HOST_WRITE_ONLY), CL_INVALID_VALUE);
-  if (parent & CL_MEM_HOST_NO_ACCESS) {
-    check(!(flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)), CL_INVALID_VALUE);
-  }
-}
-
-cl_mem_flags inherit(cl_mem_flags parent, cl_mem_flags flags) {
-  if (!(flags & kKernelAccessFlags)) flags |= parent & kKernelAccessFlags;
-  if (!(flags & kHostAccessFlags)) flags |= parent & kHostAccessFlags;
-  return flags | (parent & kHostPtrFlags);
-}
-
 bool aligned_for_some_device(const Context& context, size_t origin) {
   for (const Device* device : context.devices()) {
     size_t align = device->description().mem_base_addr_align_bits / 8;
@@ -38,6 +21,22 @@ bool aligned_for_some_device(const Context& context, size_t origin) {
 }
 
 }  // namespace
+
+void check_inheritable_flags(cl_mem_flags parent, cl_mem_flags flags) {
+  if (parent & CL_MEM_WRITE_ONLY) check(!(flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)), CL_INVALID_VALUE);
+  if (parent & CL_MEM_READ_ONLY) check(!(flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)), CL_INVALID_VALUE);
+  if (parent & CL_MEM_HOST_WRITE_ONLY) check(!(flags & CL_MEM_HOST_READ_ONLY), CL_INVALID_VALUE);
+  if (parent & CL_MEM_HOST_READ_ONLY) check(!(flags & CL_MEM_HOST_WRITE_ONLY), CL_INVALID_VALUE);
+  if (parent & CL_MEM_HOST_NO_ACCESS) {
+    check(!(flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)), CL_INVALID_VALUE);
+  }
+}
+
+cl_mem_flags inherit_flags(cl_mem_flags parent, cl_mem_flags flags) {
+  if (!(flags & kKernelAccessFlags)) flags |= parent & kKernelAccessFlags;
+  if (!(flags & kHostAccessFlags)) flags |= parent & kHostAccessFlags;
+  return flags | (parent & kHostPtrFlags);
+}
 
 void check_mem_flags(cl_mem_flags flags) {
   check(!(flags & ~kValidFlags), CL_INVALID_VALUE);
@@ -73,21 +72,16 @@ Ref<Buffer> create_sub_buffer(Buffer& parent, cl_mem_flags flags, cl_buffer_crea
   check(parent.parent() == nullptr, CL_INVALID_MEM_OBJECT);
   check_mem_flags(flags);
   check(!(flags & kHostPtrFlags), CL_INVALID_VALUE);
-  check_inheritable(parent.flags(), flags);
+  check_inheritable_flags(parent.flags(), flags);
   check(type == CL_BUFFER_CREATE_TYPE_REGION, CL_INVALID_VALUE);
   check(info != nullptr, CL_INVALID_VALUE);
   const auto& region = *static_cast<const cl_buffer_region*>(info);
   check(region.size != 0, CL_INVALID_BUFFER_SIZE);
   check(region.origin <= parent.size() && region.size <= parent.size() - region.origin, CL_INVALID_VALUE);
   check(aligned_for_some_device(parent.context(), region.origin), CL_MISALIGNED_SUB_BUFFER_OFFSET);
-  return make<Buffer>(Ref<Buffer>(&parent), inherit(parent.flags(), flags), region.origin, region.size);
+  return make<Buffer>(Ref<Buffer>(&parent), inherit_flags(parent.flags(), flags), region.origin, region.size);
 }
 
-Ref<Buffer> lookup_buffer(cl_mem handle) {
-  auto memory = lookup<MemObject>(handle);
-  auto* buffer = dynamic_cast<Buffer*>(memory.get());
-  check(buffer != nullptr, CL_INVALID_MEM_OBJECT);
-  return Ref<Buffer>(buffer);
-}
+Ref<Buffer> lookup_buffer(cl_mem handle) { return lookup_memory_as<Buffer>(handle); }
 
 }  // namespace cucl

@@ -13,6 +13,10 @@ constexpr cl_mem_flags kHostAccessFlags = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_R
 
 // CL_INVALID_VALUE for unknown bits and mutually exclusive combinations (memory flags table).
 void check_mem_flags(cl_mem_flags flags);
+// A sub-buffer, or an image over a buffer or image, may narrow what that object allows (kernel
+// and host access), never widen it (CL_INVALID_VALUE); the flags it leaves out it inherits.
+void check_inheritable_flags(cl_mem_flags parent, cl_mem_flags flags);
+cl_mem_flags inherit_flags(cl_mem_flags parent, cl_mem_flags flags);
 // CL_INVALID_HOST_PTR unless host_ptr is given exactly when USE_/COPY_HOST_PTR asks for it.
 void check_host_ptr(cl_mem_flags flags, const void* host_ptr);
 // Validates a cl_mem_properties list; returns it as given, terminator included (empty for

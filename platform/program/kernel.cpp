@@ -3,9 +3,25 @@
 #include <cstring>
 
 #include "base/error.h"
+#include "platform/memory/image.h"
+#include "platform/memory/sampler.h"
 #include "platform/objects/lookup.h"
 
 namespace cucl {
+namespace {
+
+// The memory object type an image argument's type (kernel_arg_type) takes.
+cl_mem_object_type image_type_of(const std::string& type_name) {
+  if (type_name == "image1d_t") return CL_MEM_OBJECT_IMAGE1D;
+  if (type_name == "image1d_buffer_t") return CL_MEM_OBJECT_IMAGE1D_BUFFER;
+  if (type_name == "image1d_array_t") return CL_MEM_OBJECT_IMAGE1D_ARRAY;
+  if (type_name == "image2d_t") return CL_MEM_OBJECT_IMAGE2D;
+  if (type_name == "image2d_array_t") return CL_MEM_OBJECT_IMAGE2D_ARRAY;
+  if (type_name == "image3d_t") return CL_MEM_OBJECT_IMAGE3D;
+  return 0;  // depth and multi-sample images: no image has these types
+}
+
+}  // namespace
 
 Kernel::Kernel(Ref<Program> program, const std::string& name)
     : Object(ObjectKind::Kernel), program_(program), program_pin_(program),
@@ -65,8 +81,35 @@ KernelArgValue Kernel::argument_value(cl_uint index, size_t size, const void* va
       result.bytes.resize(size);
       std::memcpy(result.bytes.data(), value, size);
       break;
-    case Kind::Sampler: fail(CL_INVALID_SAMPLER);
-    case Kind::Image:
+    case Kind::Image: {
+      check(size == sizeof(cl_mem), CL_INVALID_ARG_SIZE);
+      check(value != nullptr, CL_INVALID_MEM_OBJECT);
+      cl_mem memory = nullptr;
+      std::memcpy(&memory, value, sizeof memory);
+      Ref<Image> image = lookup_image(memory);
+      check(&image->context() == &context(), CL_INVALID_CONTEXT);
+      check(image_type_of(arg.type_name) == image->type(), CL_INVALID_MEM_OBJECT);
+      // A kernel may not write an image the application declared read-only, nor read one it
+      // declared write-only.
+      const cl_mem_flags flags = image->flags();
+      check(!(arg.access == CL_KERNEL_ARG_ACCESS_READ_ONLY && (flags & CL_MEM_WRITE_ONLY)), CL_INVALID_ARG_VALUE);
+      check(!(arg.access == CL_KERNEL_ARG_ACCESS_WRITE_ONLY && (flags & CL_MEM_READ_ONLY)), CL_INVALID_ARG_VALUE);
+      result.memory = memory;
+      break;
+    }
+    case Kind::Sampler: {
+      check(size == sizeof(cl_sampler), CL_INVALID_ARG_SIZE);
+      check(value != nullptr, CL_INVALID_SAMPLER);
+      cl_sampler handle = nullptr;
+      std::memcpy(&handle, value, sizeof handle);
+      Ref<Sampler> sampler = lookup<Sampler>(handle);
+      check(&sampler->context() == &context(), CL_INVALID_CONTEXT);
+      // The kernel receives the sampler's bits as a pointer-sized value.
+      const uint64_t bits = sampler->kernel_bits();
+      result.bytes.resize(sizeof bits);
+      std::memcpy(result.bytes.data(), &bits, sizeof bits);
+      break;
+    }
     case Kind::Pipe: fail(CL_INVALID_MEM_OBJECT);
     case Kind::Queue: fail(CL_INVALID_DEVICE_QUEUE);
   }

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "base/error.h"
+#include "platform/memory/image_rules.h"
 #include "platform/program/launch_range.h"
 #include "platform/objects/lookup.h"
 
@@ -11,6 +12,14 @@ namespace cucl {
 namespace {
 
 size_t align_up(size_t value, size_t alignment) { return (value + alignment - 1) / alignment * alignment; }
+
+// An image argument's image, still alive (released since clSetKernelArg: CL_INVALID_KERNEL_ARGS).
+Ref<Image> lookup_image_argument(cl_mem handle) {
+  Ref<MemObject> memory = lookup_or_null<MemObject>(handle);
+  auto* image = dynamic_cast<Image*>(memory.get());
+  check(image != nullptr, CL_INVALID_KERNEL_ARGS);
+  return Ref<Image>(image);
+}
 
 backend::op::LaunchKernel launch_operation(Queue& queue, const Kernel& kernel,
                                            const std::vector<KernelArgValue>& args, CommandSpec& spec) {
@@ -29,13 +38,23 @@ backend::op::LaunchKernel launch_operation(Queue& queue, const Kernel& kernel,
     if (args[i].local_size) {
       argument.kind = backend::op::KernelArgument::Kind::Local;
       argument.size = static_cast<uint32_t>(args[i].local_size);
-    } else if (metadata[i].kind == compiler::KernelArgMetadata::Kind::Value) {
+    } else if (metadata[i].kind == compiler::KernelArgMetadata::Kind::Value ||
+               metadata[i].kind == compiler::KernelArgMetadata::Kind::Sampler) {
       offset = align_up(offset, metadata[i].alignment);
       argument.kind = backend::op::KernelArgument::Kind::Bytes;
       argument.bytes_offset = static_cast<uint32_t>(offset);
       argument.size = static_cast<uint32_t>(args[i].bytes.size());
       std::memcpy(launch.bytes.data() + offset, args[i].bytes.data(), args[i].bytes.size());
       offset += args[i].bytes.size();
+    } else if (metadata[i].kind == compiler::KernelArgMetadata::Kind::Image) {
+      // The kernel gets the image's descriptor on this device; the pixels are what it touches.
+      Ref<Image> image = lookup_image_argument(args[i].memory);
+      check_device_takes(queue.device(), *image);
+      argument.kind = backend::op::KernelArgument::Kind::Buffer;
+      argument.buffer = image->descriptor(queue.device());
+      const bool read_only = metadata[i].access == CL_KERNEL_ARG_ACCESS_READ_ONLY;
+      note_access(spec.accesses, queue.device(), *image, 0, image->size(), read_only ? Access::Read : Access::ReadWrite);
+      spec.keep_alive.push_back(Ref<Object>(image.get()));
     } else {
       argument.kind = backend::op::KernelArgument::Kind::Buffer;
       if (args[i].memory) {

@@ -108,6 +108,7 @@ class FakeMemory final : public backend::Memory {
     std::erase_if(staging, [&](const auto& block) { return block.get() == mapped; });
   }
   void write_now(size_t offset, const void* src, size_t size) override { std::memcpy(bytes.data() + offset, src, size); }
+  uint64_t kernel_address(size_t offset) const override { return reinterpret_cast<uintptr_t>(bytes.data() + offset); }
 
   std::vector<char> bytes;
   bool host;

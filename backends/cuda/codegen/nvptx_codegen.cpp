@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include "backends/codegen/module_tools.h"
+#include "backends/codegen/constant_samplers.h"
 #include "backends/codegen/work_group_scratch.h"
 #include "backends/cuda/codegen/address_space_remap.h"
 #include "backends/cuda/codegen/converged_lanes.h"
@@ -94,6 +95,7 @@ CodegenResult generate_nvptx_code(std::string_view bitcode, const CodegenOptions
   if (!options.correctly_rounded_divide_sqrt) use_fast_fp32_divide_and_sqrt(*module, options.denorms_are_zero);
   if (!link_builtin_library(*module, builtins::nvptx_bitcode(), result.log)) return result;
   provide_work_group_scratch(*module, kWorkGroupScratchBytes);
+  lower_constant_samplers(*module);
   keep_converged_lane_reads_in_place(*module);
   remap_address_spaces_for_nvptx(*module);
   NvptxProgram program;

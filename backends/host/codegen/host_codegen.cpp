@@ -6,6 +6,7 @@
 #include <llvm/Target/TargetMachine.h>
 
 #include "backends/codegen/module_tools.h"
+#include "backends/codegen/constant_samplers.h"
 #include "backends/codegen/work_group_scratch.h"
 #include "base/settings.h"
 #include "backends/host/codegen/call_abi_matching.h"
@@ -43,6 +44,7 @@ CodegenResult generate_host_code(std::string_view bitcode, const CodegenOptions&
   module->setDataLayout(machine->createDataLayout());
   if (!link_builtin_library(*module, builtins::host_bitcode(), result.log)) return result;
   provide_work_group_scratch(*module, kWorkGroupScratchBytes);
+  lower_constant_samplers(*module);
   if (std::string mismatch = match_call_abis(*module); !mismatch.empty()) {
     result.log += mismatch;
     return result;

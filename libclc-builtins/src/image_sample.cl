@@ -1,0 +1,160 @@
+// Image reads with a sampler at float coordinates: the addressing modes and the nearest and
+// linear filters, with the formulas of the environment spec's "Image Addressing and Filtering"
+// (the linear filter for read_imagef only; read_imagei and read_imageui always take the nearest
+// pixel). An array's layer is clamp(rint(layer), 0, layers - 1) whatever the sampler.
+//
+// The axes are computed together in a float4 (lanes x, y, z; the lanes a kind lacks, and an
+// array's layer lane, are fixed afterwards). Every float becomes an int through floor_to_int,
+// and every pixel read is clamped into the image, so no coordinate (NaN, infinite, huge, or
+// through a sampler the spec leaves undefined) reads outside it.
+#include "builtin_support.h"
+#include "image_format.h"
+
+// floor(x) as an int, NaN and values beyond +-2^30 giving +-2^30 (so the conversion is defined,
+// and adding or subtracting an image size cannot overflow).
+static int4 floor_to_int(float4 x) {
+  float4 f = __builtin_elementwise_floor(x);
+  f = f >= (float4)-0x1p30f ? f : (float4)-0x1p30f;
+  f = f <= (float4)0x1p30f ? f : (float4)0x1p30f;
+  return __builtin_convertvector(f, int4);
+}
+
+static int4 clamp_int4(int4 x, int4 lo, int4 hi) {
+  return __builtin_elementwise_min(__builtin_elementwise_max(x, lo), hi);
+}
+
+// The coordinate the mirrored-repeat mode maps s to: |s - 2 rint(s / 2)|, in [0, 1].
+static float4 mirror(float4 s) { return __builtin_elementwise_abs(s - 2.0f * ROUNDEVEN(0.5f * s)); }
+
+// The layer of an array: clamp(rint(w), 0, layers - 1), NaN giving 0.
+static int array_layer(float w, int layers) {
+  float layer = ROUNDEVEN(w);
+  layer = layer >= 0.0f ? layer : 0.0f;
+  layer = layer <= (float)(layers - 1) ? layer : (float)(layers - 1);
+  return (int)layer;
+}
+
+// Replaces the lanes of pixel coordinates that the addressing mode does not apply to: those the
+// kind lacks (0) and an array's layer.
+static int4 fix_other_lanes(int4 i, int kind, int layer) {
+  const int dimensions = image_dimensions(kind);
+  return (int4)(i.x, dimensions >= 2 ? i.y : 0, dimensions == 3 ? i.z : layer, 0);
+}
+
+// The pixel the nearest filter picks on each axis. CLK_ADDRESS_CLAMP may give -1 or the size
+// (the border); CLK_ADDRESS_NONE, undefined outside the image, clamps like CLAMP_TO_EDGE.
+static int4 nearest_pixel(uint address, bool normalized, float4 s, int4 size) {
+  const float4 sizef = __builtin_convertvector(size, float4);
+  switch (address) {
+    case CLK_ADDRESS_REPEAT: {
+      const int4 i = floor_to_int((s - __builtin_elementwise_floor(s)) * sizef);
+      return i > size - 1 ? i - size : i;
+    }
+    case CLK_ADDRESS_MIRRORED_REPEAT:
+      return __builtin_elementwise_min(floor_to_int(mirror(s) * sizef), size - 1);
+    case CLK_ADDRESS_CLAMP: return clamp_int4(floor_to_int(normalized ? s * sizef : s), (int4)-1, size);
+    default: return clamp_int4(floor_to_int(normalized ? s * sizef : s), (int4)0, size - 1);
+  }
+}
+
+// The two pixels the linear filter weighs on each axis, and the weight of the second.
+typedef struct {
+  int4 i0, i1;
+  float4 weight;
+} linear_pixels;
+
+static linear_pixels linear_pair(uint address, bool normalized, float4 s, int4 size) {
+  const float4 sizef = __builtin_convertvector(size, float4);
+  float4 u;
+  switch (address) {
+    case CLK_ADDRESS_REPEAT: u = (s - __builtin_elementwise_floor(s)) * sizef; break;
+    case CLK_ADDRESS_MIRRORED_REPEAT: u = mirror(s) * sizef; break;
+    default: u = normalized ? s * sizef : s; break;
+  }
+  linear_pixels p;
+  p.i0 = floor_to_int(u - 0.5f);
+  p.i1 = p.i0 + 1;
+  p.weight = (u - 0.5f) - __builtin_elementwise_floor(u - 0.5f);
+  switch (address) {
+    case CLK_ADDRESS_REPEAT:
+      p.i0 = p.i0 < 0 ? size + p.i0 : p.i0;
+      p.i1 = p.i1 > size - 1 ? p.i1 - size : p.i1;
+      break;
+    case CLK_ADDRESS_MIRRORED_REPEAT:
+      p.i0 = __builtin_elementwise_max(p.i0, (int4)0);
+      p.i1 = __builtin_elementwise_min(p.i1, size - 1);
+      break;
+    case CLK_ADDRESS_CLAMP:
+      p.i0 = clamp_int4(p.i0, (int4)-1, size);
+      p.i1 = clamp_int4(p.i1, (int4)-1, size);
+      break;
+    default:
+      p.i0 = clamp_int4(p.i0, (int4)0, size - 1);
+      p.i1 = clamp_int4(p.i1, (int4)0, size - 1);
+      break;
+  }
+  return p;
+}
+
+static bool outside(int4 i, int4 extent) {
+  return (uint)i.x >= (uint)extent.x || (uint)i.y >= (uint)extent.y || (uint)i.z >= (uint)extent.z;
+}
+
+// The colour of pixel i as the filters see it: the border outside the image.
+static float4 texel(image_descriptor image, image_format format, int4 i, int4 extent) {
+  const float4 color = decode_float(format, pixel_bits_at(image, format, image_clamp_coord(i, extent)));
+  return outside(i, extent) ? border_float(format) : color;
+}
+
+// The weighted sum of the 2, 4 or 8 pixels around the coordinate, in the spec's order (corner n
+// takes i1 on the axes whose bit is set in n). A loop rather than the spelled-out sum, so that
+// the format's decoding, inlined into every read, appears once.
+static float4 linear_filter(image_descriptor image, image_format format, linear_pixels p, int4 extent,
+                            int dimensions) {
+  const float4 w1 = p.weight, w0 = 1.0f - p.weight;
+  float4 sum = (float4)0.0f;
+  for (int n = 0; n < 1 << dimensions; ++n) {
+    const int4 i = (int4)(n & 1 ? p.i1.x : p.i0.x, n & 2 ? p.i1.y : p.i0.y, n & 4 ? p.i1.z : p.i0.z, 0);
+    float weight = n & 1 ? w1.x : w0.x;
+    if (dimensions >= 2) weight *= n & 2 ? w1.y : w0.y;
+    if (dimensions == 3) weight *= n & 4 ? w1.z : w0.z;
+    sum += weight * texel(image, format, i, extent);
+  }
+  return sum;
+}
+
+// The pixel the nearest filter reads, or -1 in x for the border.
+static int4 nearest_coord(image_descriptor image, uint sampler, float4 coord, int kind) {
+  const int4 extent = image_extent(image, kind);
+  const int layer = image_is_array(kind) ? array_layer(coord.z, extent.z) : 0;
+  int4 i = nearest_pixel(sampler & SAMPLER_ADDRESS_MASK, sampler & SAMPLER_NORMALIZED_MASK, coord, extent);
+  i = fix_other_lanes(i, kind, layer);
+  return outside(i, extent) ? (int4)-1 : i;
+}
+
+float4 __cucl_image_sample_float(image_descriptor image, uint sampler, float4 coord, int kind) {
+  const image_format format = image_format_of(image);
+  if (!(sampler & SAMPLER_FILTER_LINEAR_BIT)) {
+    const int4 i = nearest_coord(image, sampler, coord, kind);
+    if (i.x < 0) return border_float(format);
+    return decode_float(format, pixel_bits_at(image, format, i));
+  }
+  const int4 extent = image_extent(image, kind);
+  const int layer = image_is_array(kind) ? array_layer(coord.z, extent.z) : 0;
+  linear_pixels p =
+      linear_pair(sampler & SAMPLER_ADDRESS_MASK, sampler & SAMPLER_NORMALIZED_MASK, coord, extent);
+  p.i0 = fix_other_lanes(p.i0, kind, layer);
+  p.i1 = fix_other_lanes(p.i1, kind, layer);
+  return linear_filter(image, format, p, extent, image_dimensions(kind));
+}
+
+int4 __cucl_image_sample_int(image_descriptor image, uint sampler, float4 coord, int kind) {
+  const image_format format = image_format_of(image);
+  const int4 i = nearest_coord(image, sampler, coord, kind);
+  if (i.x < 0) return border_int(format);
+  return decode_int(format, pixel_bits_at(image, format, i));
+}
+
+uint4 __cucl_image_sample_uint(image_descriptor image, uint sampler, float4 coord, int kind) {
+  return as_uint4(__cucl_image_sample_int(image, sampler, coord, kind));
+}

@@ -1,0 +1,89 @@
+#include "platform/memory/image.h"
+
+#include "base/error.h"
+#include "libclc-builtins/include/cucl_image.h"
+#include "platform/objects/lookup.h"
+
+namespace cucl {
+
+cl_uint ImageGeometry::dimensions() const {
+  switch (type) {
+    case CL_MEM_OBJECT_IMAGE1D: case CL_MEM_OBJECT_IMAGE1D_BUFFER: return 1;
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY: case CL_MEM_OBJECT_IMAGE2D: return 2;
+    default: return 3;
+  }
+}
+
+std::array<size_t, 3> ImageGeometry::extent() const {
+  switch (type) {
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY: return {width, array_size, 1};
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY: return {width, height, array_size};
+    default: return {width, height, depth};
+  }
+}
+
+std::array<size_t, 2> ImageGeometry::strides() const {
+  // A 1D array's second coordinate is its layer.
+  return {type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? slice_pitch : row_pitch, slice_pitch};
+}
+
+size_t ImageGeometry::bytes() const {
+  switch (type) {
+    case CL_MEM_OBJECT_IMAGE1D: case CL_MEM_OBJECT_IMAGE1D_BUFFER: case CL_MEM_OBJECT_IMAGE2D:
+      return row_pitch * height;
+    case CL_MEM_OBJECT_IMAGE3D: return slice_pitch * depth;
+    default: return slice_pitch * array_size;
+  }
+}
+
+Image::Image(Ref<Context> context, cl_mem_flags flags, const ImageGeometry& geometry, void* host_ptr,
+             std::vector<cl_mem_properties> properties, Ref<MemObject> source)
+    : MemObject(std::move(context), geometry.type, flags, geometry.bytes(), host_ptr, std::move(properties)),
+      geometry_(geometry),
+      source_(std::move(source)),
+      source_pin_(source_) {}
+
+void Image::on_api_released() {
+  source_pin_.reset();
+  MemObject::on_api_released();
+}
+
+backend::Location Image::location(Device& device, size_t offset) {
+  if (source_) return source_->location(device, offset);
+  return MemObject::location(device, offset);
+}
+
+size_t Image::offset_of(const size_t* origin) const {
+  const auto strides = geometry_.strides();
+  return origin[0] * geometry_.pixel_size + origin[1] * strides[0] + origin[2] * strides[1];
+}
+
+backend::Location Image::descriptor(Device& device) {
+  std::lock_guard lock(descriptors_mutex_);
+  for (auto& [owner, memory] : descriptors_) {
+    if (owner == &device) return backend::Location{memory.get(), nullptr, 0};
+  }
+  const backend::Location pixels = location(device, 0);
+  const ImageGeometry& g = geometry_;
+  cucl_image descriptor{};
+  descriptor.data = pixels.memory->kernel_address(pixels.offset);
+  descriptor.row_pitch = g.row_pitch;
+  descriptor.slice_pitch = g.slice_pitch;
+  descriptor.width = static_cast<cucl_image_i32>(g.width);
+  descriptor.height = static_cast<cucl_image_i32>(g.height);
+  descriptor.depth = static_cast<cucl_image_i32>(g.depth);
+  descriptor.array_size = static_cast<cucl_image_i32>(g.array_size);
+  descriptor.channel_order = static_cast<cucl_image_i32>(g.format.image_channel_order);
+  descriptor.channel_data_type = static_cast<cucl_image_i32>(g.format.image_channel_data_type);
+  descriptor.pixel_size = static_cast<cucl_image_i32>(g.pixel_size);
+  descriptor.type = static_cast<cucl_image_i32>(g.type);
+  auto memory = device.backend().allocate(sizeof descriptor, nullptr, false);
+  check(memory != nullptr, CL_OUT_OF_RESOURCES);
+  memory->write_now(0, &descriptor, sizeof descriptor);
+  descriptors_.emplace_back(&device, std::move(memory));
+  return backend::Location{descriptors_.back().second.get(), nullptr, 0};
+}
+
+Ref<Image> lookup_image(cl_mem handle) { return lookup_memory_as<Image>(handle); }
+
+}  // namespace cucl
