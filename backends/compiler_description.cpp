@@ -98,7 +98,9 @@ void describe_software_images(DeviceDescription& d) {
   // In pixels: a 1D buffer image of 16-byte pixels stays within one allocation.
   limits.image_max_buffer_size = static_cast<size_t>(std::max<cl_ulong>(65536, d.max_mem_alloc_size / 16));
   limits.max_samplers = 16;
-  // The builtins address pixels byte by byte: any row pitch and base address will do.
+  // Row pitches are multiples of the pixel size, and every allocation a kernel sees starts
+  // at a multiple of 16 bytes, so each pixel lies at its natural alignment (which nvptx's
+  // loads and stores need; x86 would take any address).
   limits.image_pitch_alignment = 1;
   limits.image_base_address_alignment = 1;
   const cl_version v3 = CL_MAKE_VERSION(3, 0, 0);

@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "support/kernel_support.h"
 #include "test_cuda_helpers.h"
 
 using namespace cucl_test;
@@ -119,6 +120,35 @@ TEST_F(CudaTransfers, UseHostPtrBuffersShowTheApplicationsMemory) {
     initial[100] = 0x77;
     ASSERT_EQ(clEnqueueUnmapMemObject(queue(), buffer, mapped, 0, nullptr, nullptr), CL_SUCCESS);
     EXPECT_EQ(first_difference(read_all(queue(), buffer, kSize), initial), kSize) << "misalign " << misalign;
+  }
+}
+
+// PTX loads 16 bytes only at a multiple of 16: memory the application gives on a coarser
+// alignment must still read and write correctly through a kernel's vector accesses.
+TEST_F(CudaTransfers, KernelsUseVectorsOfUseHostPtrMemoryAtAnyAlignment) {
+  BuiltProgram program(*env, R"(
+      kernel void twice(global float4* data) { data[get_global_id(0)] *= 2.0f; })");
+  ASSERT_TRUE(program);
+  cl_kernel kernel = program.kernel("twice");
+  constexpr size_t kVectors = 1024;
+  for (size_t misalign : {size_t{0}, size_t{8}, size_t{4}}) {
+    HostMemory host(kVectors * 16);
+    float* values = reinterpret_cast<float*>(host.at(4096 + misalign));
+    for (size_t i = 0; i < kVectors * 4; ++i) values[i] = static_cast<float>(i);
+    Mem buffer = make_buffer(context(), CL_MEM_USE_HOST_PTR, kVectors * 16, values);
+    set_args(kernel, buffer.get());
+    ASSERT_EQ(clEnqueueNDRangeKernel(queue(), kernel, 1, nullptr, &kVectors, nullptr, 0, nullptr, nullptr),
+              CL_SUCCESS);
+    cl_int status = CL_SUCCESS;
+    void* mapped = clEnqueueMapBuffer(queue(), buffer, CL_TRUE, CL_MAP_READ, 0, kVectors * 16, 0, nullptr, nullptr,
+                                      &status);
+    ASSERT_EQ(status, CL_SUCCESS) << "misalign " << misalign;
+    EXPECT_EQ(mapped, static_cast<void*>(values));
+    size_t wrong = 0;
+    for (size_t i = 0; i < kVectors * 4; ++i) wrong += values[i] != 2.0f * static_cast<float>(i);
+    EXPECT_EQ(wrong, 0u) << "misalign " << misalign;
+    ASSERT_EQ(clEnqueueUnmapMemObject(queue(), buffer, mapped, 0, nullptr, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clFinish(queue()), CL_SUCCESS);
   }
 }
 

@@ -74,8 +74,37 @@ void describe_cuda_compiler(DeviceDescription& d, const NvptxTarget& target) {
   // A sub-group is a warp (libclc-builtins/src/sub_group.cl); every warp of a block is
   // resident and scheduled on its own, so sub-groups make progress independently.
   // The library's functions take a warp to be 32 work-items, as on every NVIDIA GPU so far.
-  if (d.preferred_work_group_size_multiple != kWarpSize) return;
-  describe_sub_groups(d, kWarpSize, /*independent_forward_progress=*/true);
+  if (d.preferred_work_group_size_multiple == kWarpSize) {
+    describe_sub_groups(d, kWarpSize, /*independent_forward_progress=*/true);
+  }
+}
+
+// Images live in device memory and the builtin library reads and writes them (as on the
+// host), but their limits are the card's texture and surface limits, so that the images an
+// application makes here would also fit the hardware's image units. The specification's
+// minimums stay the floor.
+void describe_cuda_images(DeviceDescription& d, const Attributes& attribute) {
+  describe_software_images(d);
+  ImageLimits& limits = d.images;
+  auto hardware = [&](size_t& limit, size_t floor, CUdevice_attribute texture, CUdevice_attribute surface) {
+    const int reported = std::min(attribute(texture), attribute(surface));
+    if (reported > 0) limit = std::max(floor, static_cast<size_t>(reported));
+  };
+  hardware(limits.image2d_max_width, 16384, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH,
+           CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH);
+  hardware(limits.image2d_max_height, 16384, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT,
+           CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT);
+  hardware(limits.image3d_max_width, 2048, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH,
+           CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH);
+  hardware(limits.image3d_max_height, 2048, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT,
+           CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT);
+  hardware(limits.image3d_max_depth, 2048, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH,
+           CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH);
+  hardware(limits.image_max_array_size, 2048, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS,
+           CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS);
+  const int linear = attribute(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH);
+  if (linear > 0) limits.image_max_buffer_size = std::min(limits.image_max_buffer_size, static_cast<size_t>(linear));
+  limits.image_max_buffer_size = std::max<size_t>(limits.image_max_buffer_size, 65536);
 }
 
 }  // namespace
@@ -159,7 +188,10 @@ DeviceDescription describe_cuda_device(const CudaDriver& driver, CUdevice device
   d.pci_bus_info.pci_bus = static_cast<cl_uint>(attribute(CU_DEVICE_ATTRIBUTE_PCI_BUS_ID));
   d.pci_bus_info.pci_device = static_cast<cl_uint>(attribute(CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID));
   d.pci_bus_info.pci_function = 0;  // CUDA devices are function 0; the driver does not report it
-  if (!builtins::nvptx_bitcode().empty()) describe_cuda_compiler(d, target);
+  if (!builtins::nvptx_bitcode().empty()) {
+    describe_cuda_compiler(d, target);
+    describe_cuda_images(d, attribute);
+  }
   report_opencl_3_1_where_complete(d);
   return d;
 }

@@ -1,5 +1,6 @@
 #include "backends/cuda/cuda_memory.h"
 
+#include <cstdint>
 #include <cstring>
 
 #include "backends/cuda/cuda_transfer.h"
@@ -11,7 +12,11 @@ std::unique_ptr<CudaMemory> CudaMemory::create(std::shared_ptr<CudaContext> cont
   context->make_current();
   const CudaDriver& driver = context->driver();
   std::unique_ptr<CudaMemory> memory(new CudaMemory(context, size, static_cast<char*>(host_ptr)));
-  if (host_ptr && context->host_registry().acquire(host_ptr, size)) {
+  // Kernels load up to 16 bytes at once (vectors, pixels), which PTX wants at their natural
+  // alignment: application memory on a coarser alignment is copied instead of mapped.
+  constexpr uintptr_t kKernelAlignment = 16;
+  const bool aligned = reinterpret_cast<uintptr_t>(host_ptr) % kKernelAlignment == 0;
+  if (host_ptr && aligned && context->host_registry().acquire(host_ptr, size)) {
     CUdeviceptr mapped = 0;
     if (driver.cuMemHostGetDevicePointer(&mapped, host_ptr, 0) == CUDA_SUCCESS) {
       memory->registered_ = true;
