@@ -326,6 +326,27 @@ kernel void loops(global int* out, global float* f, int n, float limit) {
   EXPECT_TRUE(back.empty()) << "unconditional back edge: " << (back.empty() ? "" : back[0]) << "\n" << ptx;
 }
 
+// A kernel with reqd_work_group_size tells ptxas its largest block (.maxntid, not .reqntid:
+// a non-uniform range's edge groups are smaller blocks); a kernel without says nothing.
+TEST(NvptxCodegen, RequiredWorkGroupSizeBoundsTheBlock) {
+  const CodegenResult result = compile(R"(
+kernel __attribute__((reqd_work_group_size(64, 2, 1))) void fixed(global int* g) { g[get_global_id(0)] = 1; }
+kernel void free_size(global int* g) { g[get_global_id(0)] = 2; })");
+  ASSERT_TRUE(result.ok) << result.log;
+  const std::string ptx = decoded(result).ptx;
+  const size_t fixed = ptx.find(".entry fixed");
+  const size_t free_size = ptx.find(".entry free_size");
+  ASSERT_NE(fixed, std::string::npos) << ptx;
+  ASSERT_NE(free_size, std::string::npos) << ptx;
+  const size_t bound = ptx.find(".maxntid 64, 2, 1");
+  ASSERT_NE(bound, std::string::npos) << ptx;
+  EXPECT_EQ(ptx.find(".maxntid", bound + 1), std::string::npos) << "only the fixed kernel is bounded\n" << ptx;
+  EXPECT_EQ(ptx.find(".reqntid"), std::string::npos) << ptx;
+  // The directive belongs to the fixed kernel: it lies between that kernel's name and its body.
+  EXPECT_GT(bound, fixed);
+  EXPECT_LT(bound, ptx.find('{', fixed));
+}
+
 // native_ functions with a fast hardware form within the half_ limits use it.
 TEST(NvptxCodegen, NativeFunctionsUseTheHardwaresApproximations) {
   const CodegenResult result = compile(R"(

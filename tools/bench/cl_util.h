@@ -42,6 +42,7 @@ using Owned = std::unique_ptr<std::remove_pointer_t<Handle>, Releaser<Handle, Re
 using Context = Owned<cl_context, clReleaseContext>;
 using Queue = Owned<cl_command_queue, clReleaseCommandQueue>;
 using Buffer = Owned<cl_mem, clReleaseMemObject>;
+using Image = Owned<cl_mem, clReleaseMemObject>;
 using Program = Owned<cl_program, clReleaseProgram>;
 using Kernel = Owned<cl_kernel, clReleaseKernel>;
 

@@ -29,6 +29,11 @@ const std::array<Metric, kRowCount> kMetrics = {{
     {"  the same by hand: sub_group_shuffle_xor", "G items/s", Better::Higher},
     {"kernel: int8 dot product, dot(char4, char4)", "G MAC/s", Better::Higher},
     {"  the same by hand: four scalar multiply-adds", "G MAC/s", Better::Higher},
+    {"kernel: bilinear 2D resample, RGBA8 (UNORM_INT8) 4096x4096 -> 4096x4096", "G pixels/s", Better::Higher},
+    {"kernel: bilinear 2D resample, RGBA float (CL_FLOAT) 4096x4096 -> 4096x4096", "G pixels/s", Better::Higher},
+    {"clEnqueueWriteImage from pageable host memory, 64 MiB (blocking)", "GB/s", Better::Higher},
+    {"clEnqueueReadImage to pageable host memory, 64 MiB (blocking)", "GB/s", Better::Higher},
+    {"clEnqueueCopyImage, 64 MiB RGBA8 (read+write bytes)", "GB/s", Better::Higher},
     {"command buffer: replay of 200 empty 1-item kernels + clFinish", "us", Better::Lower},
     {"  the same 200 kernels enqueued one by one + clFinish", "us", Better::Lower},
     {"  the 200 kernels, each updated (one clUpdateMutableCommandsKHR) + replay + clFinish", "us", Better::Lower},
@@ -165,6 +170,7 @@ void measure_device(cl_device_id device, const Settings& settings, Cells& cells)
   // Maps, as clpeak measures them: a buffer the application asked to be host-accessible,
   // mapped whole. The map is timed for reads, the unmap for writes.
   measure_maps(session, bytes, settings, cells);
+  measure_images(session, settings, cells);
 
   // 6-7. Kernels, where the device can build OpenCL C.
   if (!device_value<cl_bool>(device, CL_DEVICE_COMPILER_AVAILABLE)) {

@@ -46,6 +46,11 @@ enum Row : std::size_t {
   kSubGroupReduceByHand,
   kDotInt8,
   kDotInt8ByHand,
+  kImageResampleRgba8,
+  kImageResampleRgbaFloat,
+  kImageWrite,
+  kImageRead,
+  kImageCopy,
   kCommandBufferReplay,
   kCommandBufferEnqueues,
   kCommandBufferUpdateReplay,
@@ -123,6 +128,10 @@ Cell measure_sgemm(const Session& session, const Settings& settings);
 // same work written by hand (collective_measurement.cpp).
 void measure_collectives(const Session& session, cl_mem out, std::size_t bytes, const Settings& settings,
                          Cells& cells);
+
+// The image rows: write, read and copy of an RGBA8 image and, where the device has a
+// compiler, a bilinear resampling kernel in RGBA8 and RGBA float (image_measurements.cpp).
+void measure_images(const Session& session, const Settings& settings, Cells& cells);
 
 // The command buffer rows: 200 empty one-work-item launches replayed from a buffer, the same
 // launches enqueued one by one, and mutable updates (command_buffer_measurement.cpp).

@@ -89,6 +89,7 @@ void print_legend(const Report& report, std::FILE* out) {
                report.settings.enqueue_count);
   std::fprintf(out, "%d per repetition. Bandwidth: bytes / time / 1e9, copies count read+write bytes.\n",
                report.settings.round_trips);
+  std::fprintf(out, "The image resample rows time 1 run after the warm-up on CPU devices.\n");
   if (reference(report)) {
     std::fprintf(out, "x cucl = speed relative to the cucl host device in this run: > 1 faster than cucl,\n");
     std::fprintf(out, "< 1 slower. [us] rows: cucl time / device time; [GB/s] rows: device GB/s / cucl GB/s.\n");

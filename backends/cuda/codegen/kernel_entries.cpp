@@ -68,6 +68,9 @@ llvm::Function* make_entry(llvm::Function& body, const std::string& name, llvm::
   entry->addParamAttr(context_index, llvm::Attribute::getWithByValType(c, context_type));
   entry->addParamAttr(context_index, llvm::Attribute::getWithAlignment(c, llvm::Align(8)));
   entry->addParamAttr(context_index, llvm::Attribute::NoAlias);
+  if (llvm::MDNode* required = body.getMetadata("reqd_work_group_size")) {
+    entry->setMetadata("reqd_work_group_size", required);
+  }
   for (const char* attribute : {"denormal-fp-math", "denormal-fp-math-f32", "unsafe-fp-math", "no-nans-fp-math",
                                 "no-infs-fp-math", "no-signed-zeros-fp-math", "less-precise-fpmad"}) {
     if (body.hasFnAttribute(attribute)) entry->addFnAttr(body.getFnAttribute(attribute));
@@ -238,13 +241,27 @@ std::string calls_left(llvm::Function& entry) {
   return {};
 }
 
+// Each entry is a kernel; one with reqd_work_group_size also tells ptxas its largest block
+// (.maxntid), so registers are allotted for that many threads rather than any block size.
+// Not .reqntid: the edge groups of a non-uniform range are smaller blocks of the same kernel.
 void annotate_kernels(llvm::Module& module, const std::vector<llvm::Function*>& entries) {
   llvm::LLVMContext& c = module.getContext();
   llvm::NamedMDNode* annotations = module.getOrInsertNamedMetadata("nvvm.annotations");
+  auto annotate = [&](llvm::Function* entry, const char* key, uint64_t value) {
+    llvm::Metadata* operands[] = {
+        llvm::ValueAsMetadata::get(entry), llvm::MDString::get(c, key),
+        llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(c), value))};
+    annotations->addOperand(llvm::MDNode::get(c, operands));
+  };
   for (llvm::Function* entry : entries) {
-    llvm::Metadata* kernel[] = {llvm::ValueAsMetadata::get(entry), llvm::MDString::get(c, "kernel"),
-                                llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(c), 1))};
-    annotations->addOperand(llvm::MDNode::get(c, kernel));
+    annotate(entry, "kernel", 1);
+    const llvm::MDNode* required = entry->getMetadata("reqd_work_group_size");
+    if (!required || required->getNumOperands() != 3) continue;
+    const char* keys[] = {"maxntidx", "maxntidy", "maxntidz"};
+    for (unsigned d = 0; d < 3; ++d) {
+      auto* size = llvm::mdconst::dyn_extract<llvm::ConstantInt>(required->getOperand(d));
+      if (size && size->getZExtValue() > 0) annotate(entry, keys[d], size->getZExtValue());
+    }
   }
 }
 
