@@ -166,6 +166,49 @@ TEST_P(ImageKernels, SamplingFollowsTheSpecification) {
   }
 }
 
+// The linear filter across CLK_ADDRESS_CLAMP's border: orders without alpha keep alpha 1 (their
+// border is opaque black), orders with one blend towards transparent black, and the channels
+// land in their places after filtering (BGRA).
+TEST_P(ImageKernels, LinearFilterBlendsWithEachOrdersBorder) {
+  BuiltProgram program(env, R"(
+    constant sampler_t clamp_linear = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_LINEAR;
+    kernel void sample(read_only image2d_t image, global float4* out) {
+      out[0] = read_imagef(image, clamp_linear, (float2)(0.25f, 0.5f));
+    })");
+  cl_kernel kernel = program.kernel("sample");
+  // At (0.25, 0.5) of a 2x1 image the filter takes 3/4 of pixel (0, 0) and 1/4 of the border
+  // at (-1, 0); the row below (y = 1) is border too, with weight 0.
+  struct Case {
+    cl_image_format format;
+    std::vector<uint8_t> pixels;  // two pixels
+    std::array<float, 4> expected;
+  };
+  const float r = 0.25f, g = 0.5f, b = 0.75f, a = 1.0f;
+  std::vector<uint8_t> red_float(8), rgba_float(32);
+  std::memcpy(red_float.data(), &r, 4);
+  const float rgba[4] = {r, g, b, 0.5f};
+  std::memcpy(rgba_float.data(), rgba, 16);
+  const Case cases[] = {
+      {{CL_R, CL_FLOAT}, red_float, {0.75f * r, 0, 0, a}},
+      {{CL_RGBA, CL_FLOAT}, rgba_float, {0.75f * r, 0.75f * g, 0.75f * b, 0.75f * 0.5f}},
+      {{CL_BGRA, CL_UNORM_INT8}, {51, 102, 153, 255, 0, 0, 0, 0},  // b, g, r, a = 0.2, 0.4, 0.6, 1
+       {0.75f * 0.6f, 0.75f * 0.4f, 0.75f * 0.2f, 0.75f}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(testing::Message() << "order 0x" << std::hex << c.format.image_channel_order);
+    std::vector<uint8_t> pixels = c.pixels;
+    Mem image = make_image(env.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, c.format,
+                           image_desc(CL_MEM_OBJECT_IMAGE2D, 2, 1), pixels.data());
+    DeviceBuffer out(env.context, 4 * sizeof(float));
+    set_args(kernel, image.get(), out.get());
+    run_1d(env.queue, kernel, 1);
+    const auto values = read_buffer<float>(env.queue, out.get(), 4);
+    for (int channel = 0; channel < 4; ++channel) {
+      EXPECT_NEAR(values[channel], c.expected[channel], 1e-6f) << "channel " << channel;
+    }
+  }
+}
+
 // ---- every format, read and written back ------------------------------------------------
 
 enum class Access { Float, Int, Uint };

@@ -84,6 +84,10 @@ static inline uint4 border_bits(int order, uint one) {
   }
 }
 
+static inline bool order_has_padding_channel(int order) {
+  return order == CLK_Rx || order == CLK_RGx || order == CLK_RGBx || order == CLK_sRGBx;
+}
+
 static inline bool order_is_srgb(int order) {
   return order == CLK_sRGB || order == CLK_sRGBx || order == CLK_sRGBA || order == CLK_sBGRA;
 }
@@ -101,9 +105,28 @@ static inline int4 signed_short_channels(uint4 bits) {
 static inline uint4 pack_bytes(uint4 c) { return (uint4)(c.x | c.y << 8 | c.z << 16 | c.w << 24, 0, 0, 0); }
 static inline uint4 pack_shorts(uint4 c) { return (uint4)(c.x | c.y << 16, c.z | c.w << 16, 0, 0); }
 
-static inline float4 unorm_to_float(uint4 c, float4 max) { return __builtin_convertvector(c, float4) / max; }
+// c / max, correctly rounded. PTX's correctly rounded division is a long sequence with a slow
+// path, four of them per pixel and up to eight pixels per filtered read; the product with the
+// reciprocal and one correction step give the same quotient for every channel value of every
+// format (checked exhaustively for c in [-max - 1, max]).
+static inline float4 divide_by_channel_max(float4 c, float4 max) {
+#ifdef __NVPTX__
+  const float4 r = 1.0f / max;
+  float4 q = c * r;
+  const float4 residual = (float4)(__builtin_fmaf(-q.x, max.x, c.x), __builtin_fmaf(-q.y, max.y, c.y),
+                                   __builtin_fmaf(-q.z, max.z, c.z), __builtin_fmaf(-q.w, max.w, c.w));
+  return (float4)(__builtin_fmaf(residual.x, r.x, q.x), __builtin_fmaf(residual.y, r.y, q.y),
+                  __builtin_fmaf(residual.z, r.z, q.z), __builtin_fmaf(residual.w, r.w, q.w));
+#else
+  return c / max;  // the host's division is one instruction (and the library has no FMA)
+#endif
+}
+static inline float4 unorm_to_float(uint4 c, float4 max) {
+  return divide_by_channel_max(__builtin_convertvector(c, float4), max);
+}
 static inline float4 snorm_to_float(int4 c, float max) {
-  return __builtin_elementwise_max(__builtin_convertvector(c, float4) / max, (float4)-1.0f);
+  return __builtin_elementwise_max(divide_by_channel_max(__builtin_convertvector(c, float4), (float4)max),
+                                   (float4)-1.0f);
 }
 
 // round_to_nearest_even(clamp(scale * x, lo, hi)), NaN giving 0. The product is exact in
@@ -238,10 +261,18 @@ static inline float4 srgb_channels_to_float(uint4 bits) {
   return (float4)(srgb_byte_to_linear(v.x), srgb_byte_to_linear(v.y), srgb_byte_to_linear(v.z), (float)v.w / 255.0f);
 }
 
-static inline float4 decode_float(image_format format, uint4 bits) {
-  const float4 c = order_is_srgb(format.order) ? srgb_channels_to_float(bits)
-                                               : channels_to_float(format.data_type, bits);
+// A pixel's channels as floats in storage order (the sRGB ones made linear), and those (or any
+// weighted sum of them) as r, g, b, a: a filter weighs storage-order channels and places them
+// once, since placing is linear (a missing alpha is 1 whatever the weights).
+static inline float4 float_channels(image_format format, uint4 bits) {
+  return order_is_srgb(format.order) ? srgb_channels_to_float(bits) : channels_to_float(format.data_type, bits);
+}
+static inline float4 float_channels_to_rgba(image_format format, float4 c) {
   return as_float4(channels_to_rgba(format.order, as_uint4(c), as_uint(1.0f)));
+}
+
+static inline float4 decode_float(image_format format, uint4 bits) {
+  return float_channels_to_rgba(format, float_channels(format, bits));
 }
 
 static inline int4 decode_int(image_format format, uint4 bits) {

@@ -100,27 +100,36 @@ static bool outside(int4 i, int4 extent) {
   return (uint)i.x >= (uint)extent.x || (uint)i.y >= (uint)extent.y || (uint)i.z >= (uint)extent.z;
 }
 
-// The colour of pixel i as the filters see it: the border outside the image.
-static float4 texel(image_descriptor image, image_format format, int4 i, int4 extent) {
-  const float4 color = decode_float(format, pixel_bits_at(image, format, image_clamp_coord(i, extent)));
-  return outside(i, extent) ? border_float(format) : color;
+// Pixel i's channels in storage order as the linear filter weighs them: none outside the image
+// (the border: transparent black, or opaque black once a missing alpha is placed).
+static float4 texel_channels(image_descriptor image, image_format format, int4 i, int4 extent) {
+  const float4 channels = float_channels(format, pixel_bits_at(image, format, image_clamp_coord(i, extent)));
+  return outside(i, extent) ? (float4)0.0f : channels;
 }
 
 // The weighted sum of the 2, 4 or 8 pixels around the coordinate, in the spec's order (corner n
 // takes i1 on the axes whose bit is set in n). A loop rather than the spelled-out sum, so that
-// the format's decoding, inlined into every read, appears once.
+// the format's decoding, inlined into every read, appears once. The orders with a padding
+// channel (Rx, RGx, RGBx, sRGBx) read alpha 1 inside the image and 0 in the border, so their
+// alpha is the weight of the pixels inside whenever one is outside.
 static float4 linear_filter(image_descriptor image, image_format format, linear_pixels p, int4 extent,
                             int dimensions) {
   const float4 w1 = p.weight, w0 = 1.0f - p.weight;
   float4 sum = (float4)0.0f;
+  float inside = 0.0f;
+  bool any_outside = false;
   for (int n = 0; n < 1 << dimensions; ++n) {
     const int4 i = (int4)(n & 1 ? p.i1.x : p.i0.x, n & 2 ? p.i1.y : p.i0.y, n & 4 ? p.i1.z : p.i0.z, 0);
     float weight = n & 1 ? w1.x : w0.x;
     if (dimensions >= 2) weight *= n & 2 ? w1.y : w0.y;
     if (dimensions == 3) weight *= n & 4 ? w1.z : w0.z;
-    sum += weight * texel(image, format, i, extent);
+    sum += weight * texel_channels(image, format, i, extent);
+    const bool out = outside(i, extent);
+    any_outside |= out;
+    inside += out ? 0.0f : weight;
   }
-  return sum;
+  const float4 color = float_channels_to_rgba(format, sum);
+  return any_outside && order_has_padding_channel(format.order) ? (float4)(color.xyz, inside) : color;
 }
 
 // The pixel the nearest filter reads, or -1 in x for the border.
