@@ -32,6 +32,14 @@ struct Copy {  // read, write and copy of buffers
   size_t size;
 };
 
+// Whether a box of `region` (bytes, rows, slices) laid out with these pitches is one unbroken
+// run of bytes: its rows follow each other (or there is one), and so do its slices.
+inline bool box_is_unbroken(const std::array<size_t, 3>& region, size_t row_pitch, size_t slice_pitch) {
+  const bool rows = region[1] == 1 || row_pitch == region[0];
+  const bool slices = region[2] == 1 || slice_pitch == region[0] * region[1];
+  return rows && slices;
+}
+
 struct CopyRect {  // the *Rect variants; origins are already folded into the offsets
   Location src, dst;
   std::array<size_t, 3> region;  // bytes, rows, slices
