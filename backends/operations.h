@@ -5,10 +5,12 @@
 #include <CL/cl.h>
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <variant>
 #include <vector>
 
@@ -122,8 +124,35 @@ using Operation = std::variant<op::Nothing, op::Copy, op::CopyRect, op::Fill, op
                                op::Migrate, op::HostFunction, op::LaunchKernel, op::CommandList>;
 
 namespace op {
+// What backends keep across the replays of one command buffer (the CUDA backend: a graph per
+// context), shared by every version of its list: an update makes a new version, and a
+// backend brings what it keeps up to date when it meets a version it has not seen.
+class ReplayState {
+ public:
+  virtual ~ReplayState() = default;
+};
+struct ReplayStates {
+  std::mutex mutex;
+  std::vector<std::pair<const void*, std::shared_ptr<ReplayState>>> by_owner;  // owner: a backend context
+  std::atomic<uint64_t> last_version{0};
+
+  // The state `owner` keeps, made by `make` the first time.
+  template <class State, class Make>
+  std::shared_ptr<State> get(const void* owner, Make make) {
+    std::lock_guard lock(mutex);
+    for (auto& [key, state] : by_owner) {
+      if (key == owner) return std::static_pointer_cast<State>(state);
+    }
+    std::shared_ptr<State> made = make();
+    by_owner.emplace_back(owner, made);
+    return made;
+  }
+};
+
 struct RecordedOperations {
   std::vector<Operation> operations;  // copies, fills, kernels and nothings: no host work, maps or lists
+  std::shared_ptr<ReplayStates> replay_states = std::make_shared<ReplayStates>();
+  uint64_t version = 0;  // a copy for an update takes replay_states->last_version + 1
 };
 }  // namespace op
 

@@ -162,6 +162,30 @@ TEST_P(MutableDispatch, AReplayInFlightKeepsItsConfiguration) {
   EXPECT_EQ(api.release(buffer), CL_SUCCESS);
 }
 
+// Two replays waiting at once, one enqueued before an update and one after, each do their own
+// version's work (a GPU replays one graph, brought up to date between the two launches).
+TEST_P(MutableDispatch, ReplaysOfTwoVersionsInFlightTogether) {
+  const size_t n = 32;
+  std::vector<cl_int> zeros(n, 0);
+  DeviceBuffer a(env.context, n * 4, zeros.data()), b(env.context, n * 4, zeros.data());
+  cl_command_buffer_khr buffer = make(true);
+  cl_mutable_command_khr command = finalized_mark(buffer, a.get(), 3, n, 1);
+  cl_event gate = user_event(env.context);
+  ASSERT_EQ(api.enqueue(0, nullptr, buffer, 1, &gate, nullptr), CL_SUCCESS);
+  const cl_mem to_b = b.get();
+  const cl_int five = 5;
+  const cl_mutable_dispatch_arg_khr args[] = {{0, sizeof to_b, &to_b}, {1, sizeof five, &five}};
+  MutableDispatchConfig config = argument_update(command, args);
+  ASSERT_EQ(update(buffer, {&config}), CL_SUCCESS);
+  ASSERT_EQ(api.enqueue(0, nullptr, buffer, 1, &gate, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+  ASSERT_EQ(clFinish(env.queue), CL_SUCCESS);
+  expect_span(env.queue, a.get(), n, 0, n, 3001, 0);
+  expect_span(env.queue, b.get(), n, 0, n, 5001, 0);
+  clReleaseEvent(gate);
+  EXPECT_EQ(api.release(buffer), CL_SUCCESS);
+}
+
 // A command recorded before its arguments are set leaves the buffer finalized but not
 // executable until an update sets them; only a mutable command whose arguments may be
 // updated can be recorded so.

@@ -1,13 +1,17 @@
 #include "backends/cuda/cuda_execute.h"
 
 #include <algorithm>
+#include <optional>
 #include <cstring>
 #include <type_traits>
 
 #include "backends/cuda/cuda_fill.h"
+#include "backends/cuda/cuda_graph_replay.h"
 #include "backends/cuda/cuda_launch.h"
 #include "backends/cuda/cuda_memory.h"
+#include "backends/cuda/cuda_program.h"
 #include "backends/cuda/cuda_stream_point.h"
+#include "base/settings.h"
 
 namespace cucl::backend::cuda {
 namespace {
@@ -135,6 +139,55 @@ struct StreamWaits {
   }
 };
 
+// Whether a list's operations can all be captured into a CUDA graph: device work only (no
+// host memory at either end of a copy, no printf, whose records the host reads after each
+// kernel).
+struct Capturable {
+  bool operator()(const op::Copy& copy) const { return copy.src.memory && copy.dst.memory && !both_host(copy); }
+  bool operator()(const op::CopyRect& rect) const { return rect.src.memory && rect.dst.memory && !both_host(rect); }
+  bool operator()(const op::LaunchKernel& launch) const {
+    return !static_cast<const CudaKernelCode&>(*launch.kernel).uses_printf();
+  }
+  bool operator()(const op::Fill&) const { return true; }
+  bool operator()(const op::FillRect&) const { return true; }
+  bool operator()(const op::Nothing&) const { return true; }
+  bool operator()(const op::Migrate&) const { return true; }
+  template <class Other>
+  bool operator()(const Other&) const {
+    return false;
+  }
+  template <class Transfer>
+  static bool both_host(const Transfer& transfer) {  // copied by the host, here and now
+    return StreamExecutor::host_address(transfer.src) && StreamExecutor::host_address(transfer.dst);
+  }
+};
+
+bool capturable(const op::RecordedOperations& list) {
+  for (const Operation& operation : list.operations) {
+    if (!std::visit(Capturable{}, operation)) return false;
+  }
+  return true;
+}
+
+// In stream order: each operation runs after those before it.
+Enqueued enqueue_list(CudaContext& context, CUstream stream, const op::RecordedOperations& list) {
+  Enqueued all;
+  for (const Operation& operation : list.operations) {
+    Enqueued one = enqueue_operation(context, stream, operation);
+    if (one.status < 0) return one;
+    if (one.pending == Pending::StreamWork) all.pending = Pending::StreamWork;
+  }
+  return all;
+}
+
+Enqueued enqueue_command_list(CudaContext& context, CUstream stream, const op::RecordedOperations& list) {
+  if (settings::enabled(settings::Name::CUCL_CUDA_GRAPHS) && capturable(list)) {
+    auto operations = [&](CUstream capture) { return enqueue_list(context, capture, list); };
+    if (std::optional<Enqueued> launched = launch_as_graph(context, stream, list, operations)) return *launched;
+  }
+  return enqueue_list(context, stream, list);
+}
+
 }  // namespace
 
 bool waits_for_stream(CudaContext& context, const Operation& operation) {
@@ -149,14 +202,7 @@ Enqueued enqueue_operation(CudaContext& context, CUstream stream, const Operatio
         if constexpr (std::is_same_v<Kind, op::LaunchKernel>) {
           return enqueue_kernel_launch(context, stream, alternative);
         } else if constexpr (std::is_same_v<Kind, op::CommandList>) {
-          // In stream order: each operation runs after those before it.
-          Enqueued all;
-          for (const Operation& operation : alternative.recorded->operations) {
-            Enqueued one = enqueue_operation(context, stream, operation);
-            if (one.status < 0) return one;
-            if (one.pending == Pending::StreamWork) all.pending = Pending::StreamWork;
-          }
-          return all;
+          return enqueue_command_list(context, stream, *alternative.recorded);
         } else if constexpr (std::is_same_v<Kind, op::HostFunction>) {
           return {CL_INVALID_OPERATION, Pending::Nothing};
         } else {

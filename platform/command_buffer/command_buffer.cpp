@@ -77,7 +77,10 @@ void CommandBuffer::replace(std::vector<Replacement> replacements) {
   std::lock_guard lock(mutex_);
   // Replays already enqueued keep the list they were given.
   std::shared_ptr<backend::op::RecordedOperations> list;
-  if (finalized_) list = std::make_shared<backend::op::RecordedOperations>(*list_);
+  if (finalized_) {
+    list = std::make_shared<backend::op::RecordedOperations>(*list_);
+    list->version = ++list->replay_states->last_version;
+  }
   for (Replacement& replacement : replacements) {
     CommandSpec& spec = replacement.spec;
     recorded_.at(replacement.index) = recorded_of(spec);
