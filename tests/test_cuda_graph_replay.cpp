@@ -41,7 +41,7 @@ class CudaGraphReplay : public GpuTest {
     if (IsSkipped() || HasFatalFailure()) return;
     if (!lists_extension(gpu, "cl_khr_command_buffer")) GTEST_SKIP() << "no cl_khr_command_buffer";
     api = CommandBufferApi::load();
-    program = std::make_unique<BuiltProgram>(*env, kSource);
+    program = std::make_unique<BuiltProgram>(*env, kSource, "-cl-std=CL3.0");  // edge groups
     ASSERT_TRUE(*program);
   }
   cl_command_buffer_khr make() {
