@@ -186,6 +186,57 @@ TEST_P(MutableDispatch, ReplaysOfTwoVersionsInFlightTogether) {
   EXPECT_EQ(api.release(buffer), CL_SUCCESS);
 }
 
+// In a buffer of several commands (one CUDA graph on a GPU), an update changes its own command
+// and leaves the others as they were, in every later replay; replays of two versions can wait
+// together.
+TEST_P(MutableDispatch, UpdatesOfOneCommandAmongSeveral) {
+  const size_t n = 48;
+  std::vector<cl_int> zeros(n, 0);
+  DeviceBuffer a(env.context, n * 4, zeros.data()), b(env.context, n * 4, zeros.data()),
+      c(env.context, n * 4, zeros.data());
+  cl_command_buffer_khr buffer = make(true);
+  cl_mutable_command_khr first = nullptr, second = nullptr;
+  const size_t four = 4;
+  set_args(mark, a.get(), 1);
+  ASSERT_EQ(record(buffer, mark, n, &four, &first), CL_SUCCESS);
+  set_args(mark, b.get(), 2);
+  ASSERT_EQ(record(buffer, mark, n, &four, &second), CL_SUCCESS);
+  ASSERT_EQ(api.finalize(buffer), CL_SUCCESS);
+  replay(buffer);
+  expect_span(env.queue, a.get(), n, 0, n, 1004, 0);
+  expect_span(env.queue, b.get(), n, 0, n, 2004, 0);
+
+  const cl_int seven = 7;
+  const cl_mutable_dispatch_arg_khr value[] = {{1, sizeof seven, &seven}};
+  MutableDispatchConfig config = argument_update(second, value);
+  const size_t half = n / 2;
+  config.global_work_size = &half;
+  ASSERT_EQ(update(buffer, {&config}), CL_SUCCESS);
+  ASSERT_EQ(api.enqueue(0, nullptr, buffer, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clFinish(env.queue), CL_SUCCESS);
+  expect_span(env.queue, b.get(), n, 0, half, 7004, 2004);
+  expect_span(env.queue, a.get(), n, 0, n, 1004, 0);
+
+  // The first command moves to c; a replay waiting from before the update still writes a.
+  ASSERT_EQ(clEnqueueWriteBuffer(env.queue, a.get(), CL_TRUE, 0, n * 4, zeros.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  cl_event gate = user_event(env.context);
+  const cl_int nine = 9;
+  ASSERT_EQ(api.enqueue(0, nullptr, buffer, 1, &gate, nullptr), CL_SUCCESS);
+  const cl_mem to_c = c.get();
+  const cl_mutable_dispatch_arg_khr move[] = {{0, sizeof to_c, &to_c}, {1, sizeof nine, &nine}};
+  MutableDispatchConfig moved = argument_update(first, move);
+  ASSERT_EQ(update(buffer, {&moved}), CL_SUCCESS);
+  ASSERT_EQ(api.enqueue(0, nullptr, buffer, 1, &gate, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+  ASSERT_EQ(clFinish(env.queue), CL_SUCCESS);
+  expect_span(env.queue, a.get(), n, 0, n, 1004, 0);
+  expect_span(env.queue, c.get(), n, 0, n, 9004, 0);
+  expect_span(env.queue, b.get(), n, 0, half, 7004, 2004);
+  clReleaseEvent(gate);
+  EXPECT_EQ(api.release(buffer), CL_SUCCESS);
+}
+
 // A command recorded before its arguments are set leaves the buffer finalized but not
 // executable until an update sets them; only a mutable command whose arguments may be
 // updated can be recorded so.

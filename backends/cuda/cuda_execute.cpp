@@ -180,8 +180,10 @@ Enqueued enqueue_list(CudaContext& context, CUstream stream, const op::RecordedO
   return all;
 }
 
+// A list of one operation gains nothing from a graph (one launch either way), and each
+// update of it would cost a new capture.
 Enqueued enqueue_command_list(CudaContext& context, CUstream stream, const op::RecordedOperations& list) {
-  if (settings::enabled(settings::Name::CUCL_CUDA_GRAPHS) && capturable(list)) {
+  if (list.operations.size() > 1 && settings::enabled(settings::Name::CUCL_CUDA_GRAPHS) && capturable(list)) {
     auto operations = [&](CUstream capture) { return enqueue_list(context, capture, list); };
     if (std::optional<Enqueued> launched = launch_as_graph(context, stream, list, operations)) return *launched;
   }
