@@ -4,6 +4,8 @@
 #include <functional>
 #include <string_view>
 
+#include "base/settings.h"
+
 namespace cucl::backend {
 
 void describe_opencl_c_compiler(DeviceDescription& d, const CompilerSetup& setup) {
@@ -87,6 +89,7 @@ void report_opencl_3_1_where_complete(DeviceDescription& d) {
 }
 
 void describe_software_images(DeviceDescription& d) {
+  if (!settings::enabled(settings::Name::CUCL_IMAGES)) return;
   d.image_support = CL_TRUE;
   ImageLimits& limits = d.images;
   limits.max_read_image_args = 128;

@@ -1,5 +1,5 @@
-// Images and samplers in a context whose device has no images (today a GPU; skipped where
-// every device has images), pipes, which no device supports, and handles that are not images,
+// Images and samplers in a context whose device has no images (ctest runs this program with
+// CUCL_IMAGES=0, so every device is such a device; skipped where every device has images), pipes, which no device supports, and handles that are not images,
 // samplers or pipes: each entry point answers the exact error the specification gives, never
 // a fake success (the one success is clGetSupportedImageFormats, whose true answer there is
 // "no formats").

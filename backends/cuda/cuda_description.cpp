@@ -85,6 +85,7 @@ void describe_cuda_compiler(DeviceDescription& d, const NvptxTarget& target) {
 // minimums stay the floor.
 void describe_cuda_images(DeviceDescription& d, const Attributes& attribute) {
   describe_software_images(d);
+  if (!d.image_support) return;
   ImageLimits& limits = d.images;
   auto hardware = [&](size_t& limit, size_t floor, CUdevice_attribute texture, CUdevice_attribute surface) {
     const int reported = std::min(attribute(texture), attribute(surface));
