@@ -150,7 +150,6 @@ CL_API_ENTRY cl_int CL_API_CALL clCommandNDRangeKernelKHR(
   });
 }
 
-// SVM: no device has it, so no pointer can name SVM memory.
 CL_API_ENTRY cl_int CL_API_CALL clCommandCopyBufferToImageKHR(
     cl_command_buffer_khr command_buffer, cl_command_queue command_queue, const cl_command_properties_khr* properties,
     cl_mem src_buffer, cl_mem dst_image, size_t src_offset, const size_t* dst_origin, const size_t* region,
@@ -202,6 +201,7 @@ CL_API_ENTRY cl_int CL_API_CALL clCommandFillImageKHR(
                      });
 }
 
+// SVM: no device has it, so no pointer can name SVM memory.
 CL_API_ENTRY cl_int CL_API_CALL clCommandSVMMemcpyKHR(
     cl_command_buffer_khr command_buffer, cl_command_queue command_queue, const cl_command_properties_khr* properties,
     void* dst_ptr, const void* src_ptr, size_t size, cl_uint num_sync_points_in_wait_list,

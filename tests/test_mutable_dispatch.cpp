@@ -78,6 +78,17 @@ class MutableDispatch : public DeviceTest {
     ASSERT_EQ(api.enqueue(0, nullptr, buffer, 0, nullptr, nullptr), CL_SUCCESS);
     ASSERT_EQ(clFinish(env.queue), CL_SUCCESS);
   }
+  // One replay enqueued before `config` is applied and one after, both held back until then,
+  // so that the two versions wait together; returns once both have run.
+  void replays_around_update(cl_command_buffer_khr buffer, const MutableDispatchConfig& config) {
+    cl_event gate = user_event(env.context);
+    EXPECT_EQ(api.enqueue(0, nullptr, buffer, 1, &gate, nullptr), CL_SUCCESS);
+    EXPECT_EQ(update(buffer, {&config}), CL_SUCCESS);
+    EXPECT_EQ(api.enqueue(0, nullptr, buffer, 1, &gate, nullptr), CL_SUCCESS);
+    EXPECT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+    EXPECT_EQ(clFinish(env.queue), CL_SUCCESS);
+    clReleaseEvent(gate);
+  }
   CommandBufferApi api;
   std::unique_ptr<BuiltProgram> program;
   cl_kernel mark = nullptr;
@@ -170,19 +181,12 @@ TEST_P(MutableDispatch, ReplaysOfTwoVersionsInFlightTogether) {
   DeviceBuffer a(env.context, n * 4, zeros.data()), b(env.context, n * 4, zeros.data());
   cl_command_buffer_khr buffer = make(true);
   cl_mutable_command_khr command = finalized_mark(buffer, a.get(), 3, n, 1);
-  cl_event gate = user_event(env.context);
-  ASSERT_EQ(api.enqueue(0, nullptr, buffer, 1, &gate, nullptr), CL_SUCCESS);
   const cl_mem to_b = b.get();
   const cl_int five = 5;
   const cl_mutable_dispatch_arg_khr args[] = {{0, sizeof to_b, &to_b}, {1, sizeof five, &five}};
-  MutableDispatchConfig config = argument_update(command, args);
-  ASSERT_EQ(update(buffer, {&config}), CL_SUCCESS);
-  ASSERT_EQ(api.enqueue(0, nullptr, buffer, 1, &gate, nullptr), CL_SUCCESS);
-  ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
-  ASSERT_EQ(clFinish(env.queue), CL_SUCCESS);
+  replays_around_update(buffer, argument_update(command, args));
   expect_span(env.queue, a.get(), n, 0, n, 3001, 0);
   expect_span(env.queue, b.get(), n, 0, n, 5001, 0);
-  clReleaseEvent(gate);
   EXPECT_EQ(api.release(buffer), CL_SUCCESS);
 }
 
@@ -220,20 +224,13 @@ TEST_P(MutableDispatch, UpdatesOfOneCommandAmongSeveral) {
   // The first command moves to c; a replay waiting from before the update still writes a.
   ASSERT_EQ(clEnqueueWriteBuffer(env.queue, a.get(), CL_TRUE, 0, n * 4, zeros.data(), 0, nullptr, nullptr),
             CL_SUCCESS);
-  cl_event gate = user_event(env.context);
   const cl_int nine = 9;
-  ASSERT_EQ(api.enqueue(0, nullptr, buffer, 1, &gate, nullptr), CL_SUCCESS);
   const cl_mem to_c = c.get();
   const cl_mutable_dispatch_arg_khr move[] = {{0, sizeof to_c, &to_c}, {1, sizeof nine, &nine}};
-  MutableDispatchConfig moved = argument_update(first, move);
-  ASSERT_EQ(update(buffer, {&moved}), CL_SUCCESS);
-  ASSERT_EQ(api.enqueue(0, nullptr, buffer, 1, &gate, nullptr), CL_SUCCESS);
-  ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
-  ASSERT_EQ(clFinish(env.queue), CL_SUCCESS);
+  replays_around_update(buffer, argument_update(first, move));
   expect_span(env.queue, a.get(), n, 0, n, 1004, 0);
   expect_span(env.queue, c.get(), n, 0, n, 9004, 0);
   expect_span(env.queue, b.get(), n, 0, half, 7004, 2004);
-  clReleaseEvent(gate);
   EXPECT_EQ(api.release(buffer), CL_SUCCESS);
 }
 

@@ -52,7 +52,6 @@ DeviceDescription nvptx_description() {
   }
   d.max_work_group_size = 1024;
   cucl::backend::describe_sub_groups(d, 32, /*independent_forward_progress=*/true);
-  cucl::backend::describe_software_images(d);
   return d;
 }
 
