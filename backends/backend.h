@@ -30,8 +30,8 @@ class Memory {
   virtual uint64_t kernel_address(size_t offset) const = 0;
 };
 
-// A point in one stream's work (Stream::mark): another stream of the same device can be
-// made to wait for it on the device.
+// A point in one stream's work (Stream::mark): another stream of the same backend (of the
+// same device or another GPU) can be made to wait for it on the device.
 class StreamPoint {
  public:
   virtual ~StreamPoint() = default;
@@ -109,6 +109,9 @@ class Device {
   // Returns null when the device has no room.
   virtual std::unique_ptr<Memory> allocate(size_t size, void* host_ptr, bool alloc_host_ptr) = 0;
   virtual std::unique_ptr<Stream> create_stream() = 0;
+  // Whether an op::Copy on this device's streams can copy from `source`'s memory straight
+  // into this device's (a peer-to-peer copy between GPUs), rather than through host memory.
+  virtual bool copies_directly_from(Device& /*source*/) { return false; }
   // The device clock, in nanoseconds, for clGetDeviceAndHostTimer.
   virtual uint64_t device_timer_ns() const = 0;
 

@@ -2,6 +2,7 @@
 #include <CL/cl_ext.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -59,6 +60,15 @@ TEST(CudaDiscovery, DevicesVariableHidesGpusOrTheHost) {
   EXPECT_EQ(probe_counts(run_probe("CUCL_DEVICES=host")), std::make_pair(1, 0));
   // Hiding the host leaves the GPUs; with no GPU, the host device stays rather than nothing.
   EXPECT_EQ(probe_counts(run_probe("CUCL_DEVICES=cuda")), std::make_pair(gpus ? 0 : 1, gpus));
+}
+
+TEST(CudaDiscovery, DevicesVariableSelectsSingleGpus) {
+  const int gpus = static_cast<int>(cucl_devices(CL_DEVICE_TYPE_GPU).size());
+  EXPECT_EQ(probe_counts(run_probe("CUCL_DEVICES=cuda:0")), std::make_pair(gpus ? 0 : 1, std::min(gpus, 1)));
+  EXPECT_EQ(probe_counts(run_probe("CUCL_DEVICES=host,cuda:1")), std::make_pair(1, gpus >= 2 ? 1 : 0));
+  EXPECT_EQ(probe_counts(run_probe("CUCL_DEVICES=cuda:0,cuda:1")), std::make_pair(gpus ? 0 : 1, std::min(gpus, 2)));
+  // An ordinal past the last GPU selects nothing, and the host device stays.
+  EXPECT_EQ(probe_counts(run_probe("CUCL_DEVICES=cuda:99")), std::make_pair(1, 0));
 }
 
 TEST(CudaDiscovery, DebugLogSaysWhyThereIsNoGpu) {

@@ -4,6 +4,7 @@
 // working. CUDA cannot give a process its GPU back after such a fault (every context of the
 // process fails from then on), so each test needs a process of its own: ctest runs every
 // test case separately.
+#include <algorithm>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -138,8 +139,24 @@ class CudaFaults : public ::testing::Test {
     EXPECT_EQ(available, CL_FALSE);
     EXPECT_EQ(clCreateContext(nullptr, 1, &gpu, nullptr, nullptr, &status), nullptr);
     EXPECT_EQ(status, CL_DEVICE_NOT_AVAILABLE);
-    EXPECT_EQ(clCreateContextFromType(nullptr, CL_DEVICE_TYPE_GPU, nullptr, nullptr, &status), nullptr);
-    EXPECT_EQ(status, CL_DEVICE_NOT_AVAILABLE);
+    // A context of every GPU takes those still available: none where this was the only one.
+    const size_t gpus = cucl_devices(CL_DEVICE_TYPE_GPU).size();
+    cl_context of_type = clCreateContextFromType(nullptr, CL_DEVICE_TYPE_GPU, nullptr, nullptr, &status);
+    if (gpus == 1) {
+      EXPECT_EQ(of_type, nullptr);
+      EXPECT_EQ(status, CL_DEVICE_NOT_AVAILABLE);
+    } else {
+      ASSERT_NE(of_type, nullptr);
+      std::vector<cl_device_id> members(gpus);
+      size_t bytes = 0;
+      ASSERT_EQ(clGetContextInfo(of_type, CL_CONTEXT_DEVICES, members.size() * sizeof(cl_device_id), members.data(),
+                                 &bytes),
+                CL_SUCCESS);
+      members.resize(bytes / sizeof(cl_device_id));
+      EXPECT_EQ(members.size(), gpus - 1);
+      EXPECT_EQ(std::find(members.begin(), members.end(), gpu), members.end());
+      clReleaseContext(of_type);
+    }
 
     // The host device is unaffected.
     expect_host_device_works();

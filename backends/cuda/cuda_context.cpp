@@ -54,6 +54,25 @@ std::string CudaContext::loss_message() const {
          "and CL_DEVICE_AVAILABLE is now CL_FALSE; other devices keep working.";
 }
 
+bool CudaContext::reaches(CudaContext& peer) {
+  std::lock_guard lock(peers_mutex_);
+  for (const auto& [device, reached] : peers_) {
+    if (device == peer.device_) return reached;
+  }
+  int can_access = 0;
+  bool reached = false;
+  if (peer.device_ != device_ &&
+      driver_->cuDeviceCanAccessPeer(&can_access, device_, peer.device_) == CUDA_SUCCESS && can_access) {
+    peer.make_current();  // retains the peer's primary context
+    make_current();
+    const CUresult result = driver_->cuCtxEnablePeerAccess(peer.context_, 0);
+    reached = result == CUDA_SUCCESS || result == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
+    if (!reached) note_result(result);
+  }
+  peers_.emplace_back(peer.device_, reached);
+  return reached;
+}
+
 FillKernels& CudaContext::fill_kernels() {
   std::lock_guard lock(kernels_mutex_);
   if (!fill_kernels_) fill_kernels_ = std::make_unique<FillKernels>(*driver_);

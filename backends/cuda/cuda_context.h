@@ -7,6 +7,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "backends/cuda/cuda_driver.h"
 #include "backends/cuda/cuda_host_registry.h"
@@ -45,6 +47,13 @@ class CudaContext {
   // For the application's notify callback; empty while not lost.
   std::string loss_message() const;
 
+  // The primary context (retained by make_current()).
+  CUcontext handle() const { return context_; }
+  // Whether this context's work can read and write `peer`'s memory directly (over NVLink or
+  // PCIe, without host memory): true once cuCtxEnablePeerAccess has succeeded, tried on the
+  // first call for each peer where the driver reports peer access. Throws CudaError.
+  bool reaches(CudaContext& peer);
+
   HostRegistry& host_registry() { return *registry_; }
   StagingPool& staging() { return *staging_; }
   // The fill kernels, loaded on first use (the context must be current).
@@ -63,6 +72,8 @@ class CudaContext {
   std::mutex kernels_mutex_;
   std::unique_ptr<FillKernels> fill_kernels_;
   mutable std::atomic<CUresult> lost_{CUDA_SUCCESS};
+  std::mutex peers_mutex_;
+  std::vector<std::pair<CUdevice, bool>> peers_;  // reaches(), as first answered
 };
 
 }  // namespace cucl::backend::cuda

@@ -25,6 +25,11 @@ std::unique_ptr<Memory> CudaDevice::allocate(size_t size, void* host_ptr, bool a
 
 std::unique_ptr<Stream> CudaDevice::create_stream() { return std::make_unique<CudaStream>(context_, clock_); }
 
+bool CudaDevice::copies_directly_from(Device& source) {
+  auto* other = dynamic_cast<CudaDevice*>(&source);
+  return other && other != this && context_->reaches(*other->context_) && other->context_->reaches(*context_);
+}
+
 // The host clock (base/clock.h): profiling times of GPU work are placed on it
 // (cuda_device_clock.h), so clGetDeviceAndHostTimer, clGetHostTimer and profiling info
 // share one time base.
@@ -49,7 +54,7 @@ NvptxTarget cuda_device_target(const CudaDriver& driver, CUdevice device) {
   return nvptx_target_for(major, minor);
 }
 
-std::vector<std::unique_ptr<Device>> discover_cuda_devices() {
+std::vector<std::unique_ptr<Device>> discover_cuda_devices(const DeviceSelection& selection) {
   std::vector<std::unique_ptr<Device>> devices;
   std::string why_not;
   std::shared_ptr<const CudaDriver> driver = load_cuda_driver(why_not);
@@ -65,6 +70,10 @@ std::vector<std::unique_ptr<Device>> discover_cuda_devices() {
   if (count == 0) debug_log("no CUDA devices: the driver lists none");
   auto registry = std::make_shared<HostRegistry>(*driver);
   for (int ordinal = 0; ordinal < count; ++ordinal) {
+    if (!selection.wants_gpu(ordinal)) {
+      debug_log("CUDA device " + std::to_string(ordinal) + " hidden by CUCL_DEVICES");
+      continue;
+    }
     CUdevice device = 0;
     if (CUresult result = driver->cuDeviceGet(&device, ordinal); result != CUDA_SUCCESS) {
       debug_log("CUDA device " + std::to_string(ordinal) + " skipped: " + driver->describe(result));

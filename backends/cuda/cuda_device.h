@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "backends/backend.h"
+#include "backends/device_selection.h"
 #include "backends/cuda/codegen/nvptx_codegen.h"
 #include "backends/cuda/cuda_context.h"
 #include "backends/cuda/cuda_device_clock.h"
@@ -22,6 +23,9 @@ class CudaDevice final : public Device {
   bool available() const override { return !context_->lost(); }
   std::unique_ptr<Memory> allocate(size_t size, void* host_ptr, bool alloc_host_ptr) override;
   std::unique_ptr<Stream> create_stream() override;
+  // Another CUDA device whose memory this one reaches and which reaches this one's
+  // (CudaContext::reaches, both ways): the copy is cuMemcpyPeerAsync.
+  bool copies_directly_from(Device& source) override;
   // The host's steady clock (see the .cpp).
   uint64_t device_timer_ns() const override;
   // PTX for the device's target (codegen/nvptx_codegen.h), loaded by the driver's JIT.
@@ -41,8 +45,8 @@ NvptxTarget cuda_device_target(const CudaDriver& driver, CUdevice device);
 // Describes device `device` from the driver's attributes; `target` is what its code is built for.
 DeviceDescription describe_cuda_device(const CudaDriver& driver, CUdevice device, const NvptxTarget& target);
 
-// Every CUDA device, in the driver's order; none (with the reason under CUCL_DEBUG) when
-// there is no usable driver or GPU.
-std::vector<std::unique_ptr<Device>> discover_cuda_devices();
+// The CUDA devices `selection` wants, in the driver's order; none (with the reason under
+// CUCL_DEBUG) when there is no usable driver or GPU.
+std::vector<std::unique_ptr<Device>> discover_cuda_devices(const DeviceSelection& selection);
 
 }  // namespace cucl::backend::cuda

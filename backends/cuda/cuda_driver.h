@@ -28,7 +28,8 @@ namespace cucl::backend::cuda {
   X(cuModuleLoadData) X(cuModuleLoadDataEx) X(cuModuleUnload) X(cuModuleGetFunction) X(cuFuncGetAttribute)  \
   X(cuFuncSetAttribute) X(cuOccupancyMaxPotentialBlockSize) X(cuLaunchKernel) X(cuLaunchHostFunc)              \
   X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphDestroy) X(cuGraphInstantiateWithFlags)              \
-  X(cuGraphExecUpdate) X(cuGraphExecDestroy) X(cuGraphLaunch)
+  X(cuGraphExecUpdate) X(cuGraphExecDestroy) X(cuGraphLaunch) X(cuDeviceCanAccessPeer) X(cuCtxEnablePeerAccess) \
+  X(cuMemcpyPeerAsync)
 
 struct CudaDriver {
 #define CUCL_CUDA_MEMBER(name) decltype(&::name) name = nullptr;

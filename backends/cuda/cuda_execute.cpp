@@ -39,6 +39,15 @@ struct StreamExecutor {
     }
     if (!copy.src.memory) return host_to_device(context, stream, device_address(copy.dst), src_host, copy.size);
     if (!copy.dst.memory) return device_to_host(context, stream, dst_host, device_address(copy.src), copy.size);
+    CudaContext& source_context = memory_of(copy.src).context();
+    CudaContext& destination_context = memory_of(copy.dst).context();
+    if (&source_context != &destination_context && !src_host && !dst_host) {  // between GPUs' memories
+      context.check(context.driver().cuMemcpyPeerAsync(device_address(copy.dst), destination_context.handle(),
+                                                       device_address(copy.src), source_context.handle(),
+                                                       copy.size, stream),
+                    "cuMemcpyPeerAsync");
+      return Pending::StreamWork;
+    }
     context.check(context.driver().cuMemcpyAsync(device_address(copy.dst), device_address(copy.src), copy.size, stream),
                   "cuMemcpyAsync");
     return Pending::StreamWork;

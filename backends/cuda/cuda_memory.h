@@ -20,6 +20,7 @@ class CudaMemory final : public Memory {
                                             bool alloc_host_ptr);
   ~CudaMemory() override;
 
+  CudaContext& context() const { return *context_; }
   // The address of byte `offset` as the GPU sees it.
   CUdeviceptr device_address(size_t offset) const { return device_ + offset; }
   // The address of byte `offset` on the host, where the storage is host memory (null otherwise).

@@ -73,8 +73,8 @@ void CudaStream::submit(Work& work) {
 }
 
 bool CudaStream::can_follow_on_device(const Stream& earlier, const Operation& operation) const {
-  const auto* cuda = dynamic_cast<const CudaStream*>(&earlier);
-  return cuda && cuda->context_ == context_ && !std::holds_alternative<op::HostFunction>(operation);
+  // cuStreamWaitEvent takes an event of another device's context too.
+  return dynamic_cast<const CudaStream*>(&earlier) && !std::holds_alternative<op::HostFunction>(operation);
 }
 
 bool CudaStream::mark(const Stream& follower, std::shared_ptr<StreamPoint>& point) {

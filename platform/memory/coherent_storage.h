@@ -18,6 +18,9 @@ class CoherentStorage {
   // Whether the device's memory is host memory that map_pointer() returns as it is: then
   // that pointer is the cheapest staging for a transfer to or from it.
   virtual bool host_memory(unsigned device) const = 0;
+  // Whether `destination` copies from `source`'s memory in one operation on its own stream
+  // (backend::Device::copies_directly_from: between GPUs with peer access). Throws.
+  virtual bool direct_copy(unsigned source, unsigned destination) = 0;
 
  protected:
   ~CoherentStorage() = default;

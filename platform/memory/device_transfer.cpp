@@ -37,9 +37,25 @@ void DeviceTransfer::start() {
 
 void DeviceTransfer::begin_chunk() {
   const Piece& piece = pieces_[piece_];
+  bool direct = false;
   cl_int status = run_step([&] {
     source_memory_ = &storage_.memory_on(piece.source);
     destination_memory_ = &storage_.memory_on(destination_);
+    direct = storage_.direct_copy(piece.source, destination_);
+  });
+  if (status < 0) {
+    end(status);
+    return;
+  }
+  if (direct) {
+    chunk_end_ = piece.end;
+    unmapping_ = true;  // its end ends the chunk
+    operation_ = backend::op::Copy{backend::Location{source_memory_, nullptr, cursor_},
+                                   backend::Location{destination_memory_, nullptr, cursor_}, chunk_end_ - cursor_};
+    submit_to(destination_);
+    return;
+  }
+  status = run_step([&] {
     staging_is_source_ = storage_.host_memory(piece.source);
     const bool through_host_memory = staging_is_source_ || storage_.host_memory(destination_);
     chunk_end_ = through_host_memory ? piece.end : std::min(piece.end, cursor_ + kStagingLimit);
@@ -86,6 +102,7 @@ void DeviceTransfer::chunk_done() {
 }
 
 void DeviceTransfer::finished(cl_int status) {
+  first_step_ = false;
   if (status < 0) {
     release_staging();
     end(status);

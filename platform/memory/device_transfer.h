@@ -1,13 +1,19 @@
 // One transfer that makes ranges of a storage current on one device, copying each from a
-// device that holds it. A range goes through host memory in two steps, each on a transfer
-// stream: op::Map on the source's stream copies it to a host pointer, then op::Unmap on the
-// destination's stream copies it from there. The pointer is the map pointer of the side
+// device that holds it. Between GPUs that reach each other's memory a range is one op::Copy
+// on the destination's transfer stream (a peer-to-peer copy). Otherwise it goes through
+// host memory in two steps, each on a transfer stream: op::Map on the source's stream
+// copies it to a host pointer, then op::Unmap on the destination's stream copies it from
+// there. The pointer is the map pointer of the side
 // with host memory, which is that memory itself, so that side's step is left out (the host
 // device and a GPU: one copy); between two other devices it is the destination's
 // (page-locked staging on a GPU), in chunks of at most kStagingLimit bytes. Ranges and
-// chunks go one after another.
+// chunks go one after another. The first step waits on the device for the stream points
+// it is given (the work of other streams that the command needing the bytes follows on the
+// device, which may still be writing them).
 #pragma once
 
+#include <memory>
+#include <span>
 #include <vector>
 
 #include "backends/backend.h"
@@ -38,8 +44,12 @@ class DeviceTransfer final : public backend::Work {
   };
 
   DeviceTransfer(TransferOwner& owner, CoherentStorage& storage, unsigned destination,
-                 std::vector<Piece> pieces)
-      : owner_(owner), storage_(storage), destination_(destination), pieces_(std::move(pieces)) {}
+                 std::vector<Piece> pieces, std::span<const std::shared_ptr<backend::StreamPoint>> waits)
+      : owner_(owner),
+        storage_(storage),
+        destination_(destination),
+        pieces_(std::move(pieces)),
+        waits_(waits.begin(), waits.end()) {}
 
   unsigned destination() const { return destination_; }
   const std::vector<Piece>& pieces() const { return pieces_; }
@@ -52,6 +62,10 @@ class DeviceTransfer final : public backend::Work {
   const backend::Operation& operation() const override { return operation_; }
   void started() override {}
   void finished(cl_int status) override;
+  std::span<const std::shared_ptr<backend::StreamPoint>> device_waits() const override {
+    if (first_step_) return waits_;
+    return {};
+  }
 
   // Guarded by the owner's lock.
   std::vector<MemoryWaiter*> waiters;
@@ -71,9 +85,11 @@ class DeviceTransfer final : public backend::Work {
   CoherentStorage& storage_;
   unsigned destination_;
   std::vector<Piece> pieces_;
+  std::vector<std::shared_ptr<backend::StreamPoint>> waits_;
+  bool first_step_ = true;  // the step on its way is the first (it waits for waits_)
   size_t piece_ = 0;
   size_t cursor_ = 0, chunk_end_ = 0;  // the chunk in flight
-  bool unmapping_ = false;             // it is in its second step
+  bool unmapping_ = false;             // it is in its second step (or its one direct copy)
   backend::Memory* source_memory_ = nullptr;
   backend::Memory* destination_memory_ = nullptr;
   bool staging_is_source_ = false;  // staging_ is the source's map pointer, else the destination's

@@ -55,6 +55,11 @@ bool MemObject::host_memory(unsigned device) const {
   return context_->devices()[device]->type() & CL_DEVICE_TYPE_CPU;
 }
 
+bool MemObject::direct_copy(unsigned source, unsigned destination) {
+  const std::vector<Device*>& devices = context_->devices();
+  return devices[destination]->backend().copies_directly_from(devices[source]->backend());
+}
+
 void note_access(std::vector<MemoryAccess>& accesses, const Device& device, MemObject& memory, size_t offset,
                  size_t size, Access access) {
   const std::vector<Device*>& devices = memory.context().devices();

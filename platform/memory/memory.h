@@ -88,6 +88,7 @@ class MemObject : public Object, private CoherentStorage {
   backend::Memory& memory_on(unsigned device) override;
   backend::Stream& transfer_stream(unsigned device) override;
   bool host_memory(unsigned device) const override;
+  bool direct_copy(unsigned source, unsigned destination) override;
 
   Ref<Context> context_;
   ApiRef<Context> context_pin_;  // CL_MEM_CONTEXT is a valid handle while this one is (see ApiRef)

@@ -9,7 +9,8 @@
 
 namespace cucl {
 
-bool MemoryCoherence::acquire(unsigned device, size_t begin, size_t end, Access access, MemoryWaiter& waiter) {
+bool MemoryCoherence::acquire(unsigned device, size_t begin, size_t end, Access access, MemoryWaiter& waiter,
+                              std::span<const std::shared_ptr<backend::StreamPoint>> waits) {
   DeviceTransfer* transfer = nullptr;
   {
     std::lock_guard lock(mutex_);
@@ -24,11 +25,11 @@ bool MemoryCoherence::acquire(unsigned device, size_t begin, size_t end, Access 
       if (validity_) {
         std::vector<DeviceTransfer::Piece> pieces;
         for (const ValidityMap::Piece& piece : validity_->missing(begin, end, device)) {
-          pieces.push_back({piece.begin, piece.end, pick_source(piece.holders)});
+          pieces.push_back({piece.begin, piece.end, pick_source(piece.holders, device)});
         }
         if (!pieces.empty()) {
           auto created = std::make_unique<DeviceTransfer>(static_cast<TransferOwner&>(*this), storage_, device,
-                                                          std::move(pieces));
+                                                          std::move(pieces), waits);
           created->waiters.push_back(&waiter);
           arrivals_.push_back(created.get());
           transfer = created.release();
@@ -81,12 +82,19 @@ ValidityMap::Holders MemoryCoherence::all_devices() const {
   return count >= ValidityMap::kMaxDevices ? ~ValidityMap::Holders{0} : (ValidityMap::Holders{1} << count) - 1;
 }
 
-unsigned MemoryCoherence::pick_source(ValidityMap::Holders holders) const {
-  // A holder with host memory needs one copy to reach any device; others need two.
-  for (ValidityMap::Holders rest = holders; rest; rest &= rest - 1) {
-    auto device = static_cast<unsigned>(std::countr_zero(rest));
-    if (storage_.host_memory(device)) return device;
-  }
+unsigned MemoryCoherence::pick_source(ValidityMap::Holders holders, unsigned destination) const {
+  // A GPU that the destination copies from directly is the fastest way (a peer-to-peer copy
+  // outruns the host bus); a holder with host memory needs one copy to reach any device;
+  // others need two.
+  auto first = [&](auto&& suits) -> std::optional<unsigned> {
+    for (ValidityMap::Holders rest = holders; rest; rest &= rest - 1) {
+      auto device = static_cast<unsigned>(std::countr_zero(rest));
+      if (suits(device)) return device;
+    }
+    return std::nullopt;
+  };
+  if (auto peer = first([&](unsigned device) { return storage_.direct_copy(device, destination); })) return *peer;
+  if (auto host = first([&](unsigned device) { return storage_.host_memory(device); })) return *host;
   return static_cast<unsigned>(std::countr_zero(holders));
 }
 

@@ -12,7 +12,9 @@
 
 #include <CL/cl.h>
 
+#include <memory>
 #include <mutex>
+#include <span>
 #include <optional>
 #include <vector>
 
@@ -46,8 +48,11 @@ class MemoryCoherence final : private TransferOwner {
   // changes. True when that is done. False when a transfer must end first: `waiter` then
   // hears once, through memory_ready(), and calls again. That may happen before this
   // returns (on another thread, or on this one when the transfer cannot start), so after
-  // false the caller touches nothing the waiter may have freed. Throws cucl::Error.
-  bool acquire(unsigned device, size_t begin, size_t end, Access access, MemoryWaiter& waiter);
+  // false the caller touches nothing the waiter may have freed. A transfer this starts
+  // first waits on the device for `waits` (the points the command follows on the device,
+  // whose work may be writing the bytes). Throws cucl::Error.
+  bool acquire(unsigned device, size_t begin, size_t end, Access access, MemoryWaiter& waiter,
+               std::span<const std::shared_ptr<backend::StreamPoint>> waits = {});
 
   // For tests: the devices holding byte `offset` (all of them before any write).
   ValidityMap::Holders holders_at(size_t offset) const;
@@ -56,7 +61,7 @@ class MemoryCoherence final : private TransferOwner {
   // Records the copies the transfer made current, deletes it, and tells its waiters.
   void transfer_ended(DeviceTransfer& transfer, cl_int status) override;
   ValidityMap::Holders all_devices() const;
-  unsigned pick_source(ValidityMap::Holders holders) const;
+  unsigned pick_source(ValidityMap::Holders holders, unsigned destination) const;
 
   CoherentStorage& storage_;
   size_t size_;

@@ -86,12 +86,13 @@ void Command::add_dependency(Event& event, SubmissionListener& listener) {
 }
 
 bool Command::can_follow_on_device(const Event& event) const {
-  // Commands that make memory current across devices (contexts of several devices) keep
-  // to the host's ordering; so do profiled commands whose stream does not time them on the
-  // device (their START would include the wait).
+  // Profiled commands whose stream does not time them on the device keep to the host's
+  // ordering (their START would include the wait). Commands that make memory current
+  // across devices (contexts of several devices) hand the points they follow to the
+  // transfers they start (prepare_memory), which thus come after the work they follow.
   QueueBase* earlier = event.queue();
   backend::Stream& stream = queue_->stream();
-  return earlier && spec_.accesses.empty() && (!queue_->profiling() || stream.times_work()) &&
+  return earlier && (!queue_->profiling() || stream.times_work()) &&
          stream.can_follow_on_device(earlier->stream(), spec_.operation);
 }
 
@@ -163,7 +164,7 @@ void Command::prepare_memory() {
     bool ready = false;
     try {
       ready = access.storage->coherence().acquire(access.device, access.begin, access.end, access.access,
-                                                  memory_listener_);
+                                                  memory_listener_, points_);
     } catch (const Error& error) {
       finished(error.code());
       return;

@@ -48,7 +48,7 @@ class Command final : public backend::Work, public SubmissionListener {
 
   // Before arm(): one more event to wait for. A wait-list event that fails makes this
   // command fail with CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. Where the device can
-  // order this command after the event's (another stream of the same device, see
+  // order this command after the event's (another stream of the same backend, see
   // backend::Stream::can_follow_on_device), it waits only until that one is submitted.
   void depend_on(Event& event);
   // Before arm(): an event this command must merely come after (the queue's own ordering:

@@ -10,7 +10,9 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "platform/memory/device_transfer.h"
@@ -139,6 +141,7 @@ class FakeStream final : public backend::Stream {
     std::lock_guard lock(mutex_);
     queue_.push_back(&work);
     ++submitted;
+    waits_seen.push_back(work.device_waits().size());
     wake_.notify_all();
   }
   void pause(bool paused) {
@@ -150,6 +153,7 @@ class FakeStream final : public backend::Stream {
   }
 
   std::atomic<int> submitted{0};
+  std::vector<size_t> waits_seen;  // each submitted work's device_waits(), under mutex_ (read once idle)
   std::atomic<bool> refuse{false};
   std::atomic<cl_int> status{CL_SUCCESS};
 
@@ -176,6 +180,8 @@ class FakeStream final : public backend::Stream {
       if (unmap->needs_write && unmap->mapped != address(unmap->dst)) {
         std::memcpy(address(unmap->dst), unmap->mapped, unmap->size);
       }
+    } else if (const auto* copy = std::get_if<backend::op::Copy>(&operation)) {
+      std::memcpy(address(copy->dst), address(copy->src), copy->size);
     }
   }
 
@@ -199,7 +205,11 @@ class FakeStorage final : public CoherentStorage {
   backend::Memory& memory_on(unsigned device) override { return *memories[device]; }
   backend::Stream& transfer_stream(unsigned device) override { return *streams[device]; }
   bool host_memory(unsigned device) const override { return memories[device]->host; }
+  bool direct_copy(unsigned source, unsigned destination) override {
+    return peers.contains({source, destination});
+  }
 
+  std::set<std::pair<unsigned, unsigned>> peers;  // (source, destination) pairs copied directly
   std::vector<std::unique_ptr<FakeMemory>> memories;
   std::vector<std::unique_ptr<FakeStream>> streams;  // destroyed first: their threads end
 };
@@ -306,6 +316,57 @@ TEST_F(Coherence, GpuToGpuGoesThroughTheDestinationsStaging) {
   EXPECT_EQ(storage.streams[1]->submitted, 1);
   EXPECT_EQ(storage.streams[2]->submitted, 1);
   EXPECT_FALSE(holds(host, 0, kSize, 3));  // the host device was not involved
+}
+
+TEST_F(Coherence, GpusThatReachEachOtherCopyInOneStepWithoutStaging) {
+  storage.peers = {{1, 2}, {2, 1}};
+  ASSERT_EQ(acquire(coherence, 1, 0, kSize, Access::Overwrite), CL_SUCCESS);
+  fill(gpu, 0, kSize, 5);
+  ASSERT_EQ(acquire(coherence, 2, 0, kSize, Access::Read), CL_SUCCESS);
+  EXPECT_TRUE(holds(gpu2, 0, kSize, 5));
+  EXPECT_EQ(storage.streams[1]->submitted, 0);
+  EXPECT_EQ(storage.streams[2]->submitted, 1);  // one copy, on the destination's stream
+  EXPECT_EQ(gpu.staging_made + gpu2.staging_made, 0);
+  EXPECT_EQ(coherence.holders_at(0), bit(1) | bit(2));
+}
+
+TEST_F(Coherence, APeerHolderIsPreferredToHostMemory) {
+  storage.peers = {{1, 2}};
+  ASSERT_EQ(acquire(coherence, 1, 0, kSize, Access::Overwrite), CL_SUCCESS);
+  fill(gpu, 0, kSize, 6);
+  ASSERT_EQ(acquire(coherence, 0, 0, kSize, Access::Read), CL_SUCCESS);  // host and GPU 1 hold it now
+  fill(host, 0, kSize, 0);  // so a copy from the host would be seen
+  ASSERT_EQ(acquire(coherence, 2, 0, kSize, Access::Read), CL_SUCCESS);
+  EXPECT_TRUE(holds(gpu2, 0, kSize, 6));
+  EXPECT_EQ(storage.streams[2]->submitted, 1);
+}
+
+TEST(CoherenceBetweenGpus, APeerCopyIsNotChunked) {
+  constexpr size_t kBig = DeviceTransfer::kStagingLimit + 4096;
+  FakeStorage gpus{kBig, {false, false}};
+  gpus.peers = {{0, 1}};
+  MemoryCoherence big{gpus, kBig};
+  ASSERT_EQ(acquire(big, 0, 0, kBig, Access::Overwrite), CL_SUCCESS);
+  fill(*gpus.memories[0], 0, kBig, 4);
+  ASSERT_EQ(acquire(big, 1, 0, kBig, Access::Read), CL_SUCCESS);
+  EXPECT_TRUE(holds(*gpus.memories[1], 0, kBig, 4));
+  EXPECT_EQ(gpus.streams[1]->submitted, 1);
+  EXPECT_EQ(gpus.streams[0]->submitted, 0);
+}
+
+// A command that follows other streams' work on the device hands its points to the
+// transfer: the first step waits for them (the bytes may still be being written there);
+// later steps come after the first anyway.
+TEST_F(Coherence, OnlyTheFirstStepWaitsForThePointsTheCommandFollows) {
+  ASSERT_EQ(acquire(coherence, 1, 0, kSize, Access::Overwrite), CL_SUCCESS);
+  const std::vector<std::shared_ptr<backend::StreamPoint>> points{std::make_shared<backend::StreamPoint>(),
+                                                                  std::make_shared<backend::StreamPoint>()};
+  Waiter waiter;
+  ASSERT_FALSE(coherence.acquire(2, 0, kSize, Access::Read, waiter, points));
+  ASSERT_EQ(waiter.wait_for(1), CL_SUCCESS);
+  ASSERT_TRUE(coherence.acquire(2, 0, kSize, Access::Read, waiter));
+  EXPECT_EQ(storage.streams[1]->waits_seen, std::vector<size_t>{2});  // the map from GPU 1
+  EXPECT_EQ(storage.streams[2]->waits_seen, std::vector<size_t>{0});  // the unmap into GPU 2
 }
 
 TEST(CoherenceBetweenHostMemories, TheUnmapStepCopies) {

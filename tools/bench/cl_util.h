@@ -45,6 +45,7 @@ using Buffer = Owned<cl_mem, clReleaseMemObject>;
 using Image = Owned<cl_mem, clReleaseMemObject>;
 using Program = Owned<cl_program, clReleaseProgram>;
 using Kernel = Owned<cl_kernel, clReleaseKernel>;
+using Event = Owned<cl_event, clReleaseEvent>;
 
 std::string platform_string(cl_platform_id platform, cl_platform_info param);
 std::string device_string(cl_device_id device, cl_device_info param);

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <type_traits>
 #include <stdexcept>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -44,10 +45,13 @@ struct Driver {
   void* library = nullptr;
   CUresult (*cuInit)(unsigned);
   CUresult (*cuDeviceGet)(CUdevice*, int);
+  CUresult (*cuDeviceGetCount)(int*);
+  CUresult (*cuDeviceCanAccessPeer)(int*, CUdevice, CUdevice);
   CUresult (*cuDeviceGetName)(char*, int, CUdevice);
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext*, CUdevice);
   CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
   CUresult (*cuCtxSetCurrent)(CUcontext);
+  CUresult (*cuCtxEnablePeerAccess)(CUcontext, unsigned);
   CUresult (*cuStreamCreate)(CUstream*, unsigned);
   CUresult (*cuStreamDestroy)(CUstream);
   CUresult (*cuStreamSynchronize)(CUstream);
@@ -61,6 +65,7 @@ struct Driver {
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void*, size_t);
   CUresult (*cuMemcpyDtoH)(void*, CUdeviceptr, size_t);
   CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+  CUresult (*cuMemcpyPeerAsync)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t, CUstream);
   CUresult (*cuMemHostAlloc)(void**, size_t, unsigned);
   CUresult (*cuMemFreeHost)(void*);
   CUresult (*cuModuleLoadData)(CUmodule*, const void*);
@@ -80,10 +85,13 @@ struct Driver {
     };
     find(cuInit, "cuInit");
     find(cuDeviceGet, "cuDeviceGet");
+    find(cuDeviceGetCount, "cuDeviceGetCount");
+    find(cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer");
     find(cuDeviceGetName, "cuDeviceGetName");
     find(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
     find(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2");
     find(cuCtxSetCurrent, "cuCtxSetCurrent");
+    find(cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess");
     find(cuStreamCreate, "cuStreamCreate");
     find(cuStreamDestroy, "cuStreamDestroy_v2");
     find(cuStreamSynchronize, "cuStreamSynchronize");
@@ -97,6 +105,7 @@ struct Driver {
     find(cuMemcpyHtoD, "cuMemcpyHtoD_v2");
     find(cuMemcpyDtoH, "cuMemcpyDtoH_v2");
     find(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2");
+    find(cuMemcpyPeerAsync, "cuMemcpyPeerAsync");
     find(cuMemHostAlloc, "cuMemHostAlloc");
     find(cuMemFreeHost, "cuMemFreeHost");
     find(cuModuleLoadData, "cuModuleLoadData");
@@ -115,11 +124,11 @@ void check(CUresult result, const char* call) {
 }
 #define BENCH_CU(call) check(driver.call, #call)
 
-// The device's primary context, current on this thread, with one non-blocking stream.
+// A device's primary context, made current on this thread, with one non-blocking stream.
 class CudaSession {
  public:
-  explicit CudaSession(const Driver& d) : driver(d) {
-    BENCH_CU(cuDeviceGet(&device, 0));
+  explicit CudaSession(const Driver& d, int ordinal = 0) : driver(d) {
+    BENCH_CU(cuDeviceGet(&device, ordinal));
     BENCH_CU(cuDevicePrimaryCtxRetain(&context, device));
     BENCH_CU(cuCtxSetCurrent(context));
     BENCH_CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
@@ -153,6 +162,17 @@ class Module {
   CUmodule module = nullptr;
 };
 
+// An event without timing, made in the current context, destroyed on scope exit.
+class Event {
+ public:
+  explicit Event(const Driver& d) : driver(d) { BENCH_CU(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING)); }
+  ~Event() { driver.cuEventDestroy(event); }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  const Driver& driver;
+  CUevent event = nullptr;
+};
+
 // Device memory freed on scope exit.
 class DeviceMemory {
  public:
@@ -163,6 +183,75 @@ class DeviceMemory {
   const Driver& driver;
   CUdeviceptr pointer = 0;
 };
+
+constexpr int kChainLinks = 200;  // the two-GPU dependency rows
+
+// One end of a chain of empty kernels: a stream, the kernel loaded in the stream's context,
+// and an event of that context recorded after each launch on the stream.
+struct ChainEnd {
+  CUcontext context;
+  CUstream stream;
+  CUfunction empty;
+  CUevent event;
+};
+
+// Microseconds per launch of `links` launches alternating between the two ends, each waiting
+// for the event recorded after the one before. Where the ends are in two devices' contexts,
+// each launch first makes its end's context current, as a CUDA application must.
+double chain_microseconds(const Driver& driver, const ChainEnd (&ends)[2], int links, int repetitions) {
+  const bool two_contexts = ends[0].context != ends[1].context;
+  double seconds = median_seconds(repetitions, [&] {
+    for (int i = 0; i < links; ++i) {
+      const ChainEnd& on = ends[i % 2];
+      if (two_contexts) BENCH_CU(cuCtxSetCurrent(on.context));
+      if (i) BENCH_CU(cuStreamWaitEvent(on.stream, ends[(i - 1) % 2].event, 0));
+      BENCH_CU(cuLaunchKernel(on.empty, 1, 1, 1, 1, 1, 1, 0, on.stream, nullptr, nullptr));
+      BENCH_CU(cuEventRecord(on.event, on.stream));
+    }
+    // The last launch waited, through the chain, for all the others.
+    BENCH_CU(cuStreamSynchronize(ends[(links - 1) % 2].stream));
+  });
+  return seconds * 1e6 / links;
+}
+
+// Peer access both ways where the devices allow it (otherwise peer copies go through the host).
+void enable_peer_access(const Driver& driver, const CudaSession& a, const CudaSession& b) {
+  for (auto [from, to] : {std::pair{&a, &b}, std::pair{&b, &a}}) {
+    int possible = 0;
+    BENCH_CU(cuDeviceCanAccessPeer(&possible, from->device, to->device));
+    if (!possible) continue;
+    BENCH_CU(cuCtxSetCurrent(from->context));
+    CUresult result = driver.cuCtxEnablePeerAccess(to->context, 0);
+    if (result != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED) check(result, "cuCtxEnablePeerAccess");
+  }
+}
+
+// The two-GPU rows that need device 1: a peer copy of `bytes` from `source` on device 0 to
+// device 1, and the chain alternating between `first`'s stream and one of device 1.
+void measure_next_gpu(const Driver& driver, const CudaSession& first, CUfunction first_empty, CUdeviceptr source,
+                      std::size_t bytes, const Settings& settings, Cells& cells) {
+  const Event first_event(driver);
+  {
+    CudaSession second(driver, 1);
+    enable_peer_access(driver, first, second);
+    // Device 1's objects are made and, at the end of this scope, destroyed in its context.
+    BENCH_CU(cuCtxSetCurrent(second.context));
+    const Module module(driver, kPtx);
+    const Event second_event(driver);
+    const ChainEnd ends[2] = {{first.context, first.stream, first_empty, first_event.event},
+                              {second.context, second.stream, module.function("empty"), second_event.event}};
+    cells[kDependencyToNextGpu].value = chain_microseconds(driver, ends, kChainLinks, settings.repetitions);
+
+    BENCH_CU(cuCtxSetCurrent(second.context));
+    const DeviceMemory destination(driver, bytes);
+    double seconds = median_seconds(settings.repetitions, [&] {
+      BENCH_CU(cuMemcpyPeerAsync(destination.pointer, second.context, source, first.context, bytes, second.stream));
+      BENCH_CU(cuStreamSynchronize(second.stream));
+    });
+    cells[kMigrationToNextGpu].value = bytes / seconds / 1e9;
+  }
+  BENCH_CU(cuCtxSetCurrent(first.context));
+}
 
 void measure(const Driver& driver, const Settings& settings, std::size_t bytes, Cells& cells) {
   CudaSession session(driver);
@@ -225,24 +314,21 @@ void measure(const Driver& driver, const Settings& settings, std::size_t bytes, 
     }
   });
   cells[kKernelLaunch].value = seconds * 1e6 / settings.round_trips;
+  int gpus = 0;
+  BENCH_CU(cuDeviceGetCount(&gpus));
   {
     // Two streams, each launch waiting for an event the other recorded after its launch.
-    CUstream streams[2] = {stream, nullptr};
-    CUevent events[2] = {};
-    BENCH_CU(cuStreamCreate(&streams[1], CU_STREAM_NON_BLOCKING));
-    for (CUevent& event : events) BENCH_CU(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING));
-    seconds = median_seconds(settings.repetitions, [&] {
-      for (int i = 0; i < n; ++i) {
-        CUstream on = streams[i % 2];
-        if (i) BENCH_CU(cuStreamWaitEvent(on, events[(i - 1) % 2], 0));
-        BENCH_CU(cuLaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, on, nullptr, nullptr));
-        BENCH_CU(cuEventRecord(events[i % 2], on));
-      }
-      BENCH_CU(cuStreamSynchronize(streams[(n - 1) % 2]));
-    });
-    cells[kKernelPingPong].value = seconds * 1e6 / n;
-    for (CUevent event : events) driver.cuEventDestroy(event);
-    driver.cuStreamDestroy(streams[1]);
+    CUstream other = nullptr;
+    BENCH_CU(cuStreamCreate(&other, CU_STREAM_NON_BLOCKING));
+    const Event events[2] = {Event(driver), Event(driver)};
+    const ChainEnd ends[2] = {{session.context, stream, empty, events[0].event},
+                              {session.context, other, empty, events[1].event}};
+    cells[kKernelPingPong].value = chain_microseconds(driver, ends, n, settings.repetitions);
+    // A two-GPU row, though it uses one: beside the OpenCL rows of GPUs that have a partner.
+    if (gpus >= 2)
+      cells[kDependencyBetweenQueuesOfThisGpu].value =
+          chain_microseconds(driver, ends, kChainLinks, settings.repetitions);
+    driver.cuStreamDestroy(other);
   }
   constexpr unsigned kBlock = 256;
   const auto blocks = static_cast<unsigned>(bytes / 16 / kBlock);
@@ -254,6 +340,12 @@ void measure(const Driver& driver, const Settings& settings, std::size_t bytes, 
   cells[kKernelCopy].value = 2.0 * bytes / seconds / 1e9;
   for (Row row : {kComputeFp32, kIntegerLoop, kNativeMath, kSgemm, kWaitCpu, kBuildFirst, kBuildAgain}) {
     cells[row].note = "n/a";
+  }
+  if (gpus >= 2) {
+    measure_next_gpu(driver, session, empty, src.pointer, bytes, settings, cells);
+  } else {
+    for (Row row : {kMigrationToNextGpu, kDependencyBetweenQueuesOfThisGpu, kDependencyToNextGpu})
+      cells[row].note = "n/a (one GPU)";
   }
 }
 

@@ -102,21 +102,27 @@ double build_milliseconds(const Session& session, const std::string& source) {
 
 }  // namespace
 
-Program build_program(const Session& session, const char* source) {
+Program build_program(cl_context context, const std::vector<cl_device_id>& devices, const char* source) {
   cl_int status = CL_SUCCESS;
-  cl_device_id device = session.device();
-  Program program(clCreateProgramWithSource(session.context(), 1, &source, nullptr, &status));
+  Program program(clCreateProgramWithSource(context, 1, &source, nullptr, &status));
   check(status, "clCreateProgramWithSource");
-  status = clBuildProgram(program.get(), 1, &device, nullptr, nullptr, nullptr);
+  status = clBuildProgram(program.get(), static_cast<cl_uint>(devices.size()), devices.data(), nullptr, nullptr,
+                          nullptr);
   if (status == CL_BUILD_PROGRAM_FAILURE) {
-    size_t size = 0;
-    clGetProgramBuildInfo(program.get(), device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
-    std::string log(size, '\0');
-    clGetProgramBuildInfo(program.get(), device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
-    std::fprintf(stderr, "cucl-bench: build log:\n%s\n", log.c_str());
+    for (cl_device_id device : devices) {
+      size_t size = 0;
+      clGetProgramBuildInfo(program.get(), device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+      std::string log(size, '\0');
+      clGetProgramBuildInfo(program.get(), device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+      std::fprintf(stderr, "cucl-bench: build log:\n%s\n", log.c_str());
+    }
   }
   check(status, "clBuildProgram");
   return program;
+}
+
+Program build_program(const Session& session, const char* source) {
+  return build_program(session.context(), {session.device()}, source);
 }
 
 Kernel create_kernel(cl_program program, const char* name) {

@@ -38,14 +38,13 @@ const std::array<Metric, kRowCount> kMetrics = {{
     {"  the same 200 kernels enqueued one by one + clFinish", "us", Better::Lower},
     {"  the 200 kernels, each updated (one clUpdateMutableCommandsKHR) + replay + clFinish", "us", Better::Lower},
     {"  a buffer of one kernel: update one argument + replay, per call", "us", Better::Lower},
+    {"two GPUs in one context: migration of a buffer to the next GPU (+ clFinish)", "GB/s", Better::Higher},
+    {"  dependency between queues of this GPU: 200 chained empty kernels / 200", "us", Better::Lower},
+    {"  dependency to the next GPU: 200 chained empty kernels, alternating GPUs / 200", "us", Better::Lower},
     {"host CPU while clFinish waits on a ~150 ms kernel (100 = one core)", "%", Better::Lower},
     {"first build of a small program", "ms", Better::Lower},
     {"the same build again", "ms", Better::Lower},
 }};
-
-namespace {
-
-constexpr double kMiB = 1024.0 * 1024.0;
 
 // The bandwidth buffers: at most the setting, one allocation the device allows, and a
 // quarter of its global memory (two device buffers are live, plus the host's copy).
@@ -56,6 +55,10 @@ std::size_t bandwidth_bytes(cl_device_id device, const Settings& settings) {
   std::uint64_t granule = bytes >= (1u << 20) ? (1u << 20) : 16;  // whole MiB, or float4s
   return static_cast<std::size_t>(bytes / granule * granule);
 }
+
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
 
 double microseconds_per(double seconds, int count) { return seconds * 1e6 / count; }
 double gigabytes_per_second(double bytes, double seconds) { return bytes / seconds / 1e9; }
@@ -173,15 +176,17 @@ void measure_device(cl_device_id device, const Settings& settings, Cells& cells)
   measure_images(session, settings, cells);
 
   // 6-7. Kernels, where the device can build OpenCL C.
-  if (!device_value<cl_bool>(device, CL_DEVICE_COMPILER_AVAILABLE)) {
+  if (device_value<cl_bool>(device, CL_DEVICE_COMPILER_AVAILABLE)) {
+    measure_kernels(session, src.get(), dst.get(), bytes, settings, cells);
+  } else {
     for (Row row : {kKernelEnqueue, kKernelLaunch, kKernelPingPong, kKernelCopy, kComputeFp32, kIntegerLoop,
                     kNativeMath, kSgemm, kCommandBufferReplay, kCommandBufferEnqueues, kCommandBufferUpdateReplay,
                     kCommandBufferArgumentUpdate, kWaitCpu, kBuildFirst, kBuildAgain}) {
       cells[row].note = "n/a (no compiler)";
     }
-    return;
   }
-  measure_kernels(session, src.get(), dst.get(), bytes, settings, cells);
+  // Last: a platform that cannot hold two GPUs in one context loses only these rows.
+  measure_two_gpus(device, bytes, settings, cells);
 }
 
 }  // namespace bench

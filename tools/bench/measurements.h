@@ -55,6 +55,9 @@ enum Row : std::size_t {
   kCommandBufferEnqueues,
   kCommandBufferUpdateReplay,
   kCommandBufferArgumentUpdate,
+  kMigrationToNextGpu,
+  kDependencyBetweenQueuesOfThisGpu,
+  kDependencyToNextGpu,
   kWaitCpu,
   kBuildFirst,
   kBuildAgain,
@@ -113,12 +116,17 @@ double median_seconds(int repetitions, Body&& body) {
   });
 }
 
+// The bandwidth rows' buffer size on `device`: at most settings.max_buffer_bytes.
+std::size_t bandwidth_bytes(cl_device_id device, const Settings& settings);
+
 // Fills `cells` row by row. Throws ClError on the first failing call; the rows measured
 // before it keep their values.
 void measure_device(cl_device_id device, const Settings& settings, Cells& cells);
 
 // Builds `source` for the session's device; the build log goes to stderr when it fails.
 Program build_program(const Session& session, const char* source);
+// The same for every device in `devices`, all of `context`.
+Program build_program(cl_context context, const std::vector<cl_device_id>& devices, const char* source);
 Kernel create_kernel(cl_program program, const char* name);
 
 // The sgemm row: one fixed tiled kernel (sgemm_measurement.cpp), checked against the host.
@@ -138,6 +146,11 @@ void measure_images(const Session& session, const Settings& settings, Cells& cel
 // `program` has kernels empty() and integer_loop(global int*, int); `out` is a buffer.
 void measure_command_buffers(const Session& session, cl_program program, cl_mem out, const Settings& settings,
                              Cells& cells);
+
+// The two-GPU rows (multi_gpu_measurement.cpp): `device` and its partner, the next GPU of its
+// platform, in one context; a buffer of `bytes` migrated to the partner, and empty kernels
+// alternating between two queues, each waiting for the last. Notes where there is no partner.
+void measure_two_gpus(cl_device_id device, std::size_t bytes, const Settings& settings, Cells& cells);
 
 // The kernel and build rows (need a compiler; the caller checks CL_DEVICE_COMPILER_AVAILABLE).
 void measure_kernels(const Session& session, cl_mem src, cl_mem dst, std::size_t bytes,

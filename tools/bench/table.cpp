@@ -90,6 +90,8 @@ void print_legend(const Report& report, std::FILE* out) {
   std::fprintf(out, "%d per repetition. Bandwidth: bytes / time / 1e9, copies count read+write bytes.\n",
                report.settings.round_trips);
   std::fprintf(out, "The image resample rows time 1 run after the warm-up on CPU devices.\n");
+  std::fprintf(out, "Two-GPU rows: each GPU with the next GPU of its platform (the last with the first);\n");
+  std::fprintf(out, "cuda/gpu0 with CUDA device 1. Migration counts the buffer's bytes once.\n");
   if (reference(report)) {
     std::fprintf(out, "x cucl = speed relative to the cucl host device in this run: > 1 faster than cucl,\n");
     std::fprintf(out, "< 1 slower. [us] rows: cucl time / device time; [GB/s] rows: device GB/s / cucl GB/s.\n");
