@@ -23,6 +23,10 @@ cl_int run_step(Body body) {
 
 }  // namespace
 
+unsigned DeviceTransfer::first_step_device(CoherentStorage& storage, unsigned source, unsigned destination) {
+  return storage.direct_copy(source, destination) || storage.host_memory(source) ? destination : source;
+}
+
 bool DeviceTransfer::overlaps(size_t begin, size_t end) const {
   for (const Piece& piece : pieces_) {
     if (piece.begin < end && begin < piece.end) return true;
@@ -117,11 +121,18 @@ void DeviceTransfer::submit_to(unsigned device) {
   backend::Stream* stream = nullptr;
   cl_int status = run_step([&] { stream = &storage_.transfer_stream(device); });
   if (status >= 0) {
-    try {
-      stream->submit(*this);  // from here the stream owns the step: it calls finished()
-      return;
-    } catch (...) {
-      status = CL_OUT_OF_RESOURCES;
+    // From a successful submission on the stream owns the step (it calls finished(), which
+    // may end and delete the transfer at once).
+    if (last_step()) {
+      status = owner_.hand_over(*this, *stream);
+      if (status >= 0) return;
+    } else {
+      try {
+        stream->submit(*this);
+        return;
+      } catch (...) {
+        status = CL_OUT_OF_RESOURCES;
+      }
     }
   }
   release_staging();

@@ -29,6 +29,10 @@ class MemoryWaiter;
 class TransferOwner {
  public:
   virtual void transfer_ended(DeviceTransfer& transfer, cl_int status) = 0;
+  // Submits the transfer's last step (the one on the destination's stream) to `stream`;
+  // then commands waiting for the transfer may follow that step on the device. Returns the
+  // status of the submission (negative: the step was refused and never runs).
+  virtual cl_int hand_over(DeviceTransfer& transfer, backend::Stream& stream) = 0;
 
  protected:
   ~TransferOwner() = default;
@@ -44,12 +48,17 @@ class DeviceTransfer final : public backend::Work {
   };
 
   DeviceTransfer(TransferOwner& owner, CoherentStorage& storage, unsigned destination,
-                 std::vector<Piece> pieces, std::span<const std::shared_ptr<backend::StreamPoint>> waits)
+                 std::vector<Piece> pieces, std::vector<std::shared_ptr<backend::StreamPoint>> waits)
       : owner_(owner),
         storage_(storage),
         destination_(destination),
         pieces_(std::move(pieces)),
-        waits_(waits.begin(), waits.end()) {}
+        waits_(std::move(waits)) {}
+
+  // The device whose transfer stream runs the first step of a copy from `source`: the
+  // destination where it copies directly or the source has host memory, else the source
+  // (its map). Throws.
+  static unsigned first_step_device(CoherentStorage& storage, unsigned source, unsigned destination);
 
   unsigned destination() const { return destination_; }
   const std::vector<Piece>& pieces() const { return pieces_; }
@@ -68,7 +77,9 @@ class DeviceTransfer final : public backend::Work {
   }
 
   // Guarded by the owner's lock.
-  std::vector<MemoryWaiter*> waiters;
+  std::vector<MemoryWaiter*> waiters;    // hear its end
+  std::vector<MemoryWaiter*> followers;  // follow its last step on the device (MemoryWaiter::follow)
+  backend::Stream* handed_over = nullptr;  // the stream its last step was submitted to
   bool stale = false;  // a write overlapped it while in flight: what it copies is old
 
  private:
@@ -76,6 +87,9 @@ class DeviceTransfer final : public backend::Work {
   void begin_chunk();
   void begin_unmap();
   void chunk_done();
+  // The step being submitted is the last: it copies the end of the last piece into the
+  // destination.
+  bool last_step() const { return unmapping_ && chunk_end_ == pieces_.back().end && piece_ + 1 == pieces_.size(); }
   // Submits operation_ to `device`'s transfer stream, or ends the transfer if that fails.
   void submit_to(unsigned device);
   void release_staging();

@@ -14,7 +14,6 @@
 
 #include <memory>
 #include <mutex>
-#include <span>
 #include <optional>
 #include <vector>
 
@@ -29,8 +28,28 @@ namespace cucl {
 class MemoryWaiter {
  public:
   // Once for each acquire() that returned false: the transfer it waited for has ended, with
-  // this status (negative: it failed).
+  // this status (negative: it failed), or, for a waiter that follows it (below), its last
+  // step is on its stream (CL_SUCCESS): either way the waiter calls acquire() again.
   virtual void memory_ready(cl_int status) = 0;
+  // The stream this waiter's work will go to, where that stream can be made to wait on the
+  // device for work of `stream` (backend::Stream::can_follow_on_device); null otherwise.
+  virtual const backend::Stream* follower_of(const backend::Stream& /*stream*/) const { return nullptr; }
+  // Under the coherence's lock, for a waiter with a follower stream: a transfer bringing its
+  // bytes has its last step on its stream, and `point` (null where none is needed) marks that
+  // step's end for the follower. The waiter's work must wait for the point, and for
+  // memory_settled() before it counts as ended.
+  virtual void follow(std::shared_ptr<backend::StreamPoint> /*point*/) {}
+  // Once after each follow(): the transfer has ended with this status.
+  virtual void memory_settled(cl_int /*status*/) {}
+  // Under the coherence's lock, before a transfer for this waiter starts with a step on
+  // `first_step`: the points that step must wait for on the device (the work the waiter's
+  // own work comes after, which may still be writing the bytes). False when they cannot be
+  // had now: acquire() then returns false without starting the transfer or keeping the
+  // waiter, which resumes itself (memory_ready) once it can.
+  virtual bool transfer_waits(const backend::Stream& /*first_step*/,
+                              std::vector<std::shared_ptr<backend::StreamPoint>>& /*waits*/) {
+    return true;
+  }
 
  protected:
   ~MemoryWaiter() = default;
@@ -49,17 +68,31 @@ class MemoryCoherence final : private TransferOwner {
   // hears once, through memory_ready(), and calls again. That may happen before this
   // returns (on another thread, or on this one when the transfer cannot start), so after
   // false the caller touches nothing the waiter may have freed. A transfer this starts
-  // first waits on the device for `waits` (the points the command follows on the device,
-  // whose work may be writing the bytes). Throws cucl::Error.
-  bool acquire(unsigned device, size_t begin, size_t end, Access access, MemoryWaiter& waiter,
-               std::span<const std::shared_ptr<backend::StreamPoint>> waits = {});
+  // first waits on the device for the waiter's transfer_waits(). A waiter that can follow a
+  // transfer's last step on the device does so (MemoryWaiter::follow) instead of waiting for
+  // its end: bytes on their way in a transfer it follows count as present. Throws
+  // cucl::Error.
+  bool acquire(unsigned device, size_t begin, size_t end, Access access, MemoryWaiter& waiter);
 
   // For tests: the devices holding byte `offset` (all of them before any write).
   ValidityMap::Holders holders_at(size_t offset) const;
 
  private:
-  // Records the copies the transfer made current, deletes it, and tells its waiters.
+  // Records the copies the transfer made current, deletes it, and tells its waiters and
+  // followers.
   void transfer_ended(DeviceTransfer& transfer, cl_int status) override;
+  // Submits the transfer's last step to `stream` and lets the waiters that can follow it
+  // there go on.
+  cl_int hand_over(DeviceTransfer& transfer, backend::Stream& stream) override;
+  // Under the lock: a source that holds bytes of `pieces` may be a device whose copy is still
+  // on its way there (a transfer followed by a command that then wrote it): the first step
+  // (on `first_step`) waits for each such transfer's last step too. Returns a transfer whose
+  // step cannot be marked (the waiter must wait for its end), else null.
+  DeviceTransfer* wait_for_sources_locked(const std::vector<DeviceTransfer::Piece>& pieces,
+                                          const backend::Stream& first_step,
+                                          std::vector<std::shared_ptr<backend::StreamPoint>>& waits);
+  // Under the lock: makes `waiter` follow `transfer` (handed over) where it can; true if so.
+  bool follow_locked(DeviceTransfer& transfer, MemoryWaiter& waiter);
   ValidityMap::Holders all_devices() const;
   unsigned pick_source(ValidityMap::Holders holders, unsigned destination) const;
 

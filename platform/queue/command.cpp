@@ -1,5 +1,7 @@
 #include "platform/queue/command.h"
 
+#include <algorithm>
+
 #include "base/error.h"
 #include "platform/memory/memory.h"
 #include "platform/queue/queue_base.h"
@@ -52,6 +54,8 @@ void Command::start_ready(Command* first) {
       if (status >= 0 && command->dependency_failed_.load(std::memory_order_relaxed)) {
         status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
       }
+      // A transfer it followed on the device failed: what it read was not current.
+      if (status >= 0) status = std::min(status, command->transfer_status_.load(std::memory_order_relaxed));
       command->complete(status);
     } else {
       command->start();
@@ -89,11 +93,61 @@ bool Command::can_follow_on_device(const Event& event) const {
   // Profiled commands whose stream does not time them on the device keep to the host's
   // ordering (their START would include the wait). Commands that make memory current
   // across devices (contexts of several devices) hand the points they follow to the
-  // transfers they start (prepare_memory), which thus come after the work they follow.
+  // transfers they start (transfer_waits), which thus come after the work they follow.
   QueueBase* earlier = event.queue();
+  return earlier && can_follow_stream(earlier->stream());
+}
+
+bool Command::can_follow_stream(const backend::Stream& earlier) const {
   backend::Stream& stream = queue_->stream();
-  return earlier && (!queue_->profiling() || stream.times_work()) &&
-         stream.can_follow_on_device(earlier->stream(), spec_.operation);
+  return (!queue_->profiling() || stream.times_work()) && stream.can_follow_on_device(earlier, spec_.operation);
+}
+
+void Command::follow_transfer(std::shared_ptr<backend::StreamPoint> point) {
+  unended_ordered_.fetch_add(1, std::memory_order_relaxed);
+  std::lock_guard lock(device_order_mutex_);
+  follows_transfers_ = true;
+  if (point) points_.push_back(std::move(point));
+}
+
+bool Command::transfer_waits(const backend::Stream& first_step,
+                             std::vector<std::shared_ptr<backend::StreamPoint>>& waits) {
+  waits = points_;
+  backend::Stream& own = queue_->stream();
+  // A stream the transfer's cannot follow on the device runs nothing of this command's past
+  // that is not over already (its dependencies ended before it started).
+  if (drained_ || !first_step.can_follow_on_device(own, backend::op::Copy{})) return true;
+  std::shared_ptr<backend::StreamPoint> point;
+  bool marked = false;
+  try {
+    marked = own.mark(first_step, point);
+  } catch (...) {
+  }
+  if (!marked) {
+    // Its end, when all earlier work has ended, resumes this command (no stream finishes
+    // work inside submit()).
+    try {
+      own.submit(drain_);
+    } catch (...) {
+      fail(CL_OUT_OF_RESOURCES);  // the command fails rather than copy too early
+    }
+    return false;
+  }
+  if (point) waits.push_back(std::move(point));
+  return true;
+}
+
+void Command::stream_drained(cl_int status) {
+  drained_ = true;
+  memory_ready(status);
+}
+
+void Command::transfer_settled(cl_int status) {
+  if (status < 0) {
+    cl_int none = CL_SUCCESS;
+    transfer_status_.compare_exchange_strong(none, status, std::memory_order_relaxed);
+  }
+  ordered_done(CL_SUCCESS, false);
 }
 
 void Command::ordered_on_device(Event& event, bool carries_failure) {
@@ -164,7 +218,7 @@ void Command::prepare_memory() {
     bool ready = false;
     try {
       ready = access.storage->coherence().acquire(access.device, access.begin, access.end, access.access,
-                                                  memory_listener_, points_);
+                                                  memory_listener_);
     } catch (const Error& error) {
       finished(error.code());
       return;
@@ -222,18 +276,17 @@ void Command::started() { event_->set_status(CL_RUNNING); }
 void Command::report_error(std::string_view message) { queue_->context().notify(std::string(message)); }
 
 void Command::finished(cl_int status) {
-  if (!device_ordered_.empty() && wait_for_ordered(status)) return;
+  if ((!device_ordered_.empty() || follows_transfers_) && wait_for_ordered(status)) return;
   complete(status);
 }
 
 bool Command::wait_for_ordered(cl_int status) {
   deferred_status_ = status;
-  unended_ordered_.store(1, std::memory_order_relaxed);  // this loop's guard
   for (const DeviceOrdered& ordered : device_ordered_) {
     unended_ordered_.fetch_add(1, std::memory_order_relaxed);
     ordered.event->listen(ordered.carries_failure ? after_wait_listener_ : after_order_listener_);
   }
-  ordered_done(CL_SUCCESS, false);  // the guard
+  ordered_done(CL_SUCCESS, false);  // the work's own count
   return true;
 }
 

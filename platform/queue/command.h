@@ -81,6 +81,19 @@ class Command final : public backend::Work, public SubmissionListener {
   // failures; order_listener_ for the queue's own ordering).
   void add_dependency(Event& event, SubmissionListener& listener);
   bool can_follow_on_device(const Event& event) const;
+  // Whether the device can order this command's work after work of `earlier`.
+  bool can_follow_stream(const backend::Stream& earlier) const;
+  // A transfer that brings this command's bytes has its last step on a stream this one
+  // follows from `point`; its end (transfer_settled) is awaited like that of the commands
+  // followed on the device.
+  void follow_transfer(std::shared_ptr<backend::StreamPoint> point);
+  void transfer_settled(cl_int status);
+  // What a transfer bringing this command's bytes first waits for: the points it follows,
+  // and the work already on its own stream (whose commands may follow other streams' work
+  // that writes the bytes). False where that work cannot be marked: drain_ then goes to the
+  // stream, and its end resumes the command.
+  bool transfer_waits(const backend::Stream& first_step, std::vector<std::shared_ptr<backend::StreamPoint>>& waits);
+  void stream_drained(cl_int status);
   // `event`'s command is on its stream: this one may follow it there (or, where the stream
   // cannot mark that point now, waits for its end after all).
   void ordered_on_device(Event& event, bool carries_failure);
@@ -135,11 +148,32 @@ class Command final : public backend::Work, public SubmissionListener {
   struct MemoryListener final : MemoryWaiter {
     explicit MemoryListener(Command& command) : command(command) {}
     void memory_ready(cl_int status) override { command.memory_ready(status); }
+    const backend::Stream* follower_of(const backend::Stream& stream) const override {
+      return command.can_follow_stream(stream) ? &command.queue_->stream() : nullptr;
+    }
+    void follow(std::shared_ptr<backend::StreamPoint> point) override { command.follow_transfer(std::move(point)); }
+    void memory_settled(cl_int status) override { command.transfer_settled(status); }
+    bool transfer_waits(const backend::Stream& first_step,
+                        std::vector<std::shared_ptr<backend::StreamPoint>>& waits) override {
+      return command.transfer_waits(first_step, waits);
+    }
+    Command& command;
+  };
+
+  // Submitted to the command's stream ahead of it where the stream cannot mark its earlier
+  // work for a transfer (see transfer_waits): its end says that work has ended.
+  struct StreamDrain final : backend::Work {
+    explicit StreamDrain(Command& command) : command(command) {}
+    const backend::Operation& operation() const override { return nothing; }
+    void started() override {}
+    void finished(cl_int status) override { command.stream_drained(status); }
+    backend::Operation nothing = backend::op::Nothing{};
     Command& command;
   };
 
   OrderListener order_listener_{*this};
   MemoryListener memory_listener_{*this};
+  StreamDrain drain_{*this};
   AfterListener after_wait_listener_{*this, true};
   AfterListener after_order_listener_{*this, false};
   QueueBase* queue_;  // held by event_ (an event holds its queue)
@@ -157,7 +191,12 @@ class Command final : public backend::Work, public SubmissionListener {
   std::mutex device_order_mutex_;
   std::vector<DeviceOrdered> device_ordered_;
   std::vector<std::shared_ptr<backend::StreamPoint>> points_;
-  std::atomic<int> unended_ordered_{0};
+  // What finished() still waits for before the end: commands and transfers followed on the
+  // device, plus one, dropped by wait_for_ordered(), for the work itself.
+  std::atomic<int> unended_ordered_{1};
+  bool follows_transfers_ = false;  // under device_order_mutex_ until submission
+  bool drained_ = false;            // that work has ended (drain_)
+  std::atomic<cl_int> transfer_status_{CL_SUCCESS};  // the first failure of a transfer it followed
   cl_int deferred_status_ = CL_SUCCESS;
   bool ready_to_complete_ = false;  // in a ready list to complete (see ordered_done), not to start
   Command* next_ready_ = nullptr;   // in this thread's list of commands ready to start

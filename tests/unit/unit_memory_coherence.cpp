@@ -144,6 +144,12 @@ class FakeStream final : public backend::Stream {
     waits_seen.push_back(work.device_waits().size());
     wake_.notify_all();
   }
+  // A stream whose work others can follow on the device (a GPU's): mark() hands out points.
+  bool can_follow_on_device(const Stream&, const backend::Operation&) const override { return true; }
+  bool mark(const Stream&, std::shared_ptr<backend::StreamPoint>& point) override {
+    point = std::make_shared<backend::StreamPoint>();
+    return true;
+  }
   void pause(bool paused) {
     {
       std::lock_guard lock(mutex_);
@@ -232,11 +238,57 @@ class Waiter final : public MemoryWaiter {
     std::lock_guard lock(mutex_);
     return statuses_.size();
   }
+  bool transfer_waits(const backend::Stream& first_step,
+                      std::vector<std::shared_ptr<backend::StreamPoint>>& waits) override {
+    first_steps.push_back(&first_step);
+    waits = points;
+    return !refuse_waits;
+  }
+
+  std::vector<std::shared_ptr<backend::StreamPoint>> points;  // what its transfers first wait for
+  bool refuse_waits = false;                                  // as a command whose stream cannot mark its work
+  std::vector<const backend::Stream*> first_steps;            // the streams transfer_waits() was asked for
 
  private:
   std::mutex mutex_;
   std::condition_variable done_;
   std::vector<cl_int> statuses_;
+};
+
+// A command's stand-in whose stream can follow the transfer streams on the device.
+class Follower final : public MemoryWaiter {
+ public:
+  explicit Follower(const backend::Stream& stream) : stream_(stream) {}
+  const backend::Stream* follower_of(const backend::Stream&) const override { return &stream_; }
+  void follow(std::shared_ptr<backend::StreamPoint> point) override {
+    std::lock_guard lock(mutex_);
+    points.push_back(std::move(point));
+  }
+  void memory_ready(cl_int status) override { record(ready, status); }
+  void memory_settled(cl_int status) override { record(settled, status); }
+  // Waits for the n-th call (1-based) of `calls` and returns its status.
+  cl_int wait_for(std::vector<cl_int>& calls, size_t n) {
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [&] { return calls.size() >= n; });
+    return calls[n - 1];
+  }
+  size_t count(const std::vector<cl_int>& calls) {
+    std::lock_guard lock(mutex_);
+    return calls.size();
+  }
+
+  std::vector<std::shared_ptr<backend::StreamPoint>> points;
+  std::vector<cl_int> ready, settled;
+
+ private:
+  void record(std::vector<cl_int>& calls, cl_int status) {
+    std::lock_guard lock(mutex_);
+    calls.push_back(status);
+    done_.notify_all();
+  }
+  const backend::Stream& stream_;
+  std::mutex mutex_;
+  std::condition_variable done_;
 };
 
 // Acquires as a command does: again after each transfer, until ready or failed.
@@ -362,11 +414,141 @@ TEST_F(Coherence, OnlyTheFirstStepWaitsForThePointsTheCommandFollows) {
   const std::vector<std::shared_ptr<backend::StreamPoint>> points{std::make_shared<backend::StreamPoint>(),
                                                                   std::make_shared<backend::StreamPoint>()};
   Waiter waiter;
-  ASSERT_FALSE(coherence.acquire(2, 0, kSize, Access::Read, waiter, points));
+  waiter.points = points;
+  ASSERT_FALSE(coherence.acquire(2, 0, kSize, Access::Read, waiter));
   ASSERT_EQ(waiter.wait_for(1), CL_SUCCESS);
   ASSERT_TRUE(coherence.acquire(2, 0, kSize, Access::Read, waiter));
+  EXPECT_EQ(waiter.first_steps, std::vector<const backend::Stream*>{storage.streams[1].get()});
   EXPECT_EQ(storage.streams[1]->waits_seen, std::vector<size_t>{2});  // the map from GPU 1
   EXPECT_EQ(storage.streams[2]->waits_seen, std::vector<size_t>{0});  // the unmap into GPU 2
+}
+
+// A waiter whose own earlier work cannot be marked gets no transfer yet (and is not kept:
+// it resumes itself once that work has ended); asked again, it does.
+TEST_F(Coherence, NoTransferStartsBeforeTheWaiterCanSayWhatItWaitsFor) {
+  storage.peers = {{1, 2}};
+  ASSERT_EQ(acquire(coherence, 1, 0, kSize, Access::Overwrite), CL_SUCCESS);
+  Waiter waiter;
+  waiter.refuse_waits = true;
+  EXPECT_FALSE(coherence.acquire(2, 0, kSize, Access::Read, waiter));
+  EXPECT_EQ(storage.streams[2]->submitted, 0);
+  EXPECT_EQ(waiter.first_steps, std::vector<const backend::Stream*>{storage.streams[2].get()});  // a direct copy
+  waiter.refuse_waits = false;
+  EXPECT_FALSE(coherence.acquire(2, 0, kSize, Access::Read, waiter));
+  ASSERT_EQ(waiter.wait_for(1), CL_SUCCESS);
+  EXPECT_EQ(waiter.calls(), 1u);
+  EXPECT_EQ(coherence.holders_at(0), bit(1) | bit(2));
+}
+
+// A command whose stream can follow the transfer's goes on once the last step is on its
+// stream, not when it ends: the bytes on their way count as present for it, and it hears
+// the transfer's end (settled) later.
+TEST_F(Coherence, AFollowerGoesOnOnceTheLastStepIsSubmittedAndHearsItsEndLater) {
+  storage.peers = {{1, 2}};
+  ASSERT_EQ(acquire(coherence, 1, 0, kSize, Access::Overwrite), CL_SUCCESS);
+  fill(gpu, 0, kSize, 7);
+  storage.streams[2]->pause(true);
+  FakeStream command_stream;
+  Follower follower(command_stream);
+  EXPECT_FALSE(coherence.acquire(2, 0, kSize, Access::Read, follower));
+  EXPECT_EQ(follower.wait_for(follower.ready, 1), CL_SUCCESS);
+  EXPECT_EQ(follower.points.size(), 1u);
+  EXPECT_TRUE(coherence.acquire(2, 0, kSize, Access::Read, follower));  // on its way: present
+  EXPECT_EQ(follower.count(follower.settled), 0u);                       // not yet ended
+  // Another command that can follow joins the same transfer at once.
+  Follower second(command_stream);
+  EXPECT_TRUE(coherence.acquire(2, 0, kSize / 2, Access::Read, second));
+  EXPECT_EQ(second.points.size(), 1u);
+  EXPECT_EQ(storage.streams[2]->submitted, 1);  // one copy for both
+  EXPECT_EQ(coherence.holders_at(0), bit(1));   // the copy has not landed
+  storage.streams[2]->pause(false);
+  EXPECT_EQ(follower.wait_for(follower.settled, 1), CL_SUCCESS);
+  EXPECT_EQ(second.wait_for(second.settled, 1), CL_SUCCESS);
+  EXPECT_TRUE(holds(gpu2, 0, kSize, 7));
+  EXPECT_EQ(coherence.holders_at(0), bit(1) | bit(2));
+  EXPECT_EQ(follower.count(follower.ready), 1u);
+}
+
+// The last step of a transfer through host memory is the unmap into the destination: a
+// follower goes on once it is submitted, after the map from the source has ended.
+TEST_F(Coherence, AFollowerOfAStagedTransferGoesOnAtItsUnmap) {
+  ASSERT_EQ(acquire(coherence, 1, 0, kSize, Access::Overwrite), CL_SUCCESS);
+  fill(gpu, 0, kSize, 2);
+  storage.streams[2]->pause(true);
+  FakeStream command_stream;
+  Follower follower(command_stream);
+  EXPECT_FALSE(coherence.acquire(2, 0, kSize, Access::Read, follower));
+  EXPECT_EQ(follower.wait_for(follower.ready, 1), CL_SUCCESS);
+  EXPECT_EQ(storage.streams[1]->submitted, 1);
+  EXPECT_EQ(storage.streams[2]->submitted, 1);
+  storage.streams[2]->pause(false);
+  EXPECT_EQ(follower.wait_for(follower.settled, 1), CL_SUCCESS);
+  EXPECT_TRUE(holds(gpu2, 0, kSize, 2));
+}
+
+// Commands alternating between two GPUs, each reading and writing the bytes and following
+// the transfer that brings them: a transfer made stale by a later write is never followed
+// (what it brings is old), and a new copy is made behind it on the same stream.
+TEST_F(Coherence, AFollowerNeverTakesTheBytesOfAStaleTransfer) {
+  storage.peers = {{1, 2}, {2, 1}};
+  ASSERT_EQ(acquire(coherence, 1, 0, kSize, Access::ReadWrite), CL_SUCCESS);
+  storage.streams[1]->pause(true);
+  storage.streams[2]->pause(true);
+  FakeStream command_stream;
+  Follower on2(command_stream), on1(command_stream), on2_again(command_stream);
+  // A new transfer each time, which the command follows (it does not wait for the end).
+  auto acquire_following = [&](Follower& follower, unsigned device) {
+    if (coherence.acquire(device, 0, kSize, Access::ReadWrite, follower)) {
+      ADD_FAILURE() << "took bytes on their way to GPU " << device << " without a transfer of its own";
+      return;
+    }
+    EXPECT_EQ(follower.wait_for(follower.ready, 1), CL_SUCCESS);
+    EXPECT_TRUE(coherence.acquire(device, 0, kSize, Access::ReadWrite, follower));
+  };
+  acquire_following(on2, 2);        // 1 -> 2, then GPU 2 writes
+  acquire_following(on1, 1);        // 2 -> 1, then GPU 1 writes: the copy to GPU 2 is stale
+  acquire_following(on2_again, 2);  // must not follow that stale copy: 1 -> 2 again
+  EXPECT_EQ(storage.streams[2]->submitted, 2);
+  EXPECT_EQ(storage.streams[1]->submitted, 1);
+  storage.streams[1]->pause(false);
+  storage.streams[2]->pause(false);
+  for (Follower* follower : {&on2, &on1, &on2_again}) {
+    if (follower->points.empty()) continue;  // failed above
+    EXPECT_EQ(follower->wait_for(follower->settled, 1), CL_SUCCESS);
+  }
+  EXPECT_EQ(coherence.holders_at(0), bit(2));  // the stale copies added nothing
+}
+
+// A command that followed a transfer and then wrote leaves its device the only holder while
+// the bytes may still be on their way there: a copy from that device, for a command not
+// ordered after it, waits for that transfer's last step on the device (else it could copy
+// what was there before).
+TEST_F(Coherence, ACopyFromADeviceWhoseBytesAreStillArrivingWaitsForThem) {
+  storage.peers = {{1, 2}, {2, 1}};
+  ASSERT_EQ(acquire(coherence, 2, 0, kSize, Access::Overwrite), CL_SUCCESS);
+  storage.streams[1]->pause(true);
+  FakeStream command_stream;
+  Follower writer(command_stream);
+  ASSERT_FALSE(coherence.acquire(1, 0, kSize, Access::ReadWrite, writer));
+  ASSERT_EQ(writer.wait_for(writer.ready, 1), CL_SUCCESS);
+  ASSERT_TRUE(coherence.acquire(1, 0, kSize, Access::ReadWrite, writer));  // GPU 1 alone holds it now
+  Waiter reader;
+  ASSERT_FALSE(coherence.acquire(2, 0, kSize, Access::Read, reader));
+  ASSERT_EQ(reader.wait_for(1), CL_SUCCESS);
+  EXPECT_EQ(storage.streams[2]->waits_seen, std::vector<size_t>{1});  // the copy 1 -> 2 waits for 2 -> 1
+  storage.streams[1]->pause(false);
+  EXPECT_EQ(writer.wait_for(writer.settled, 1), CL_SUCCESS);
+}
+
+TEST_F(Coherence, AFollowerHearsThatTheTransferFailedAndTheBytesStayMissing) {
+  storage.peers = {{1, 2}};
+  ASSERT_EQ(acquire(coherence, 1, 0, kSize, Access::Overwrite), CL_SUCCESS);
+  storage.streams[2]->status = CL_OUT_OF_RESOURCES;
+  FakeStream command_stream;
+  Follower follower(command_stream);
+  EXPECT_FALSE(coherence.acquire(2, 0, kSize, Access::Read, follower));
+  EXPECT_EQ(follower.wait_for(follower.settled, 1), CL_OUT_OF_RESOURCES);
+  EXPECT_EQ(coherence.holders_at(0), bit(1));
 }
 
 TEST(CoherenceBetweenHostMemories, TheUnmapStepCopies) {

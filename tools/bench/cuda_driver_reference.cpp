@@ -347,6 +347,8 @@ void measure(const Driver& driver, const Settings& settings, std::size_t bytes, 
     for (Row row : {kMigrationToNextGpu, kDependencyBetweenQueuesOfThisGpu, kDependencyToNextGpu})
       cells[row].note = "n/a (one GPU)";
   }
+  // No buffer of the driver's own lives on two GPUs: moving it is the OpenCL layer's work.
+  for (Row row : {kDataDependencyBetweenQueuesOfThisGpu, kDataDependencyToNextGpu}) cells[row].note = "n/a";
 }
 
 }  // namespace

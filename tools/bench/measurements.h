@@ -58,6 +58,8 @@ enum Row : std::size_t {
   kMigrationToNextGpu,
   kDependencyBetweenQueuesOfThisGpu,
   kDependencyToNextGpu,
+  kDataDependencyBetweenQueuesOfThisGpu,
+  kDataDependencyToNextGpu,
   kWaitCpu,
   kBuildFirst,
   kBuildAgain,

@@ -2,7 +2,9 @@
 // platform (the last GPU's partner is the first). A buffer filled on this GPU is migrated to
 // the partner (clEnqueueMigrateMemObjects + clFinish on the partner's queue), and chains of
 // empty kernels alternate between two queues of this GPU, or between this GPU's queue and
-// the partner's, each launch waiting for the event of the one before.
+// the partner's, each launch waiting for the event of the one before; the same chains of a
+// kernel that adds one to each word of a 4 KiB buffer make the buffer move between the GPUs
+// at every link (checked at the end).
 #include "measurements.h"
 
 #include <algorithm>
@@ -14,7 +16,10 @@ namespace {
 
 constexpr int kChainLinks = 200;
 constexpr cl_uint kFillPatternSeed = 0x600df00d;
-const char* kEmptySource = "__kernel void empty(void) {}";
+const char* kChainSource =
+    "__kernel void empty(void) {}\n"
+    "__kernel void add_one(__global uint* data) { data[get_global_id(0)] += 1; }\n";
+constexpr size_t kDataWords = 1024;  // 4 KiB
 
 bool is_gpu(cl_device_id device) { return device_value<cl_device_type>(device, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_GPU; }
 
@@ -84,16 +89,16 @@ Cell migration_to_partner(const GpuPair& pair, std::size_t bytes, const Settings
   return {bytes / seconds / 1e9, ""};
 }
 
-// Microseconds per launch of kChainLinks launches of `empty` alternating between `first` and
-// `second`, each waiting for the event of the one before, until both queues finish.
-double chain_microseconds(cl_command_queue first, cl_command_queue second, cl_kernel empty,
+// Microseconds per launch of kChainLinks launches of `kernel` over `items` work-items
+// alternating between `first` and `second`, each waiting for the event of the one before,
+// until both queues finish.
+double chain_microseconds(cl_command_queue first, cl_command_queue second, cl_kernel kernel, size_t items,
                           const Settings& settings) {
-  const size_t one = 1;
   double seconds = median_seconds(settings.repetitions, [&] {
     Event last;
     for (int i = 0; i < kChainLinks; ++i) {
       cl_event previous = last.get(), next = nullptr;
-      BENCH_CL(clEnqueueNDRangeKernel(i % 2 ? second : first, empty, 1, nullptr, &one, nullptr, previous ? 1 : 0,
+      BENCH_CL(clEnqueueNDRangeKernel(i % 2 ? second : first, kernel, 1, nullptr, &items, nullptr, previous ? 1 : 0,
                                       previous ? &previous : nullptr, &next));
       last.reset(next);
     }
@@ -103,10 +108,36 @@ double chain_microseconds(cl_command_queue first, cl_command_queue second, cl_ke
   return seconds * 1e6 / kChainLinks;
 }
 
+// The data chains: one buffer, zeroed, then kChainLinks additions of one per repetition
+// (and the warm-up) alternating between `first` and `second`; every word must end at the
+// total.
+Cell data_chain(const GpuPair& pair, cl_command_queue first, cl_command_queue second, cl_kernel add_one,
+                const Settings& settings) {
+  cl_int status = CL_SUCCESS;
+  Buffer data(clCreateBuffer(pair.context.get(), CL_MEM_READ_WRITE, kDataWords * sizeof(cl_uint), nullptr, &status));
+  check(status, "clCreateBuffer");
+  const cl_uint zero = 0;
+  BENCH_CL(clEnqueueFillBuffer(first, data.get(), &zero, sizeof zero, 0, kDataWords * sizeof(cl_uint), 0, nullptr,
+                               nullptr));
+  BENCH_CL(clFinish(first));
+  cl_mem mem = data.get();
+  BENCH_CL(clSetKernelArg(add_one, 0, sizeof mem, &mem));
+  const double us = chain_microseconds(first, second, add_one, kDataWords, settings);
+  std::vector<cl_uint> words(kDataWords);
+  BENCH_CL(clEnqueueReadBuffer(first, mem, CL_TRUE, 0, kDataWords * sizeof(cl_uint), words.data(), 0, nullptr,
+                               nullptr));
+  const auto total = static_cast<cl_uint>(kChainLinks * (settings.repetitions + 1));
+  if (std::any_of(words.begin(), words.end(), [&](cl_uint word) { return word != total; })) {
+    return {std::nullopt, "wrong result"};
+  }
+  return {us, ""};
+}
+
 }  // namespace
 
 void measure_two_gpus(cl_device_id device, std::size_t bytes, const Settings& settings, Cells& cells) {
-  const Row rows[] = {kMigrationToNextGpu, kDependencyBetweenQueuesOfThisGpu, kDependencyToNextGpu};
+  const Row rows[] = {kMigrationToNextGpu, kDependencyBetweenQueuesOfThisGpu, kDependencyToNextGpu,
+                      kDataDependencyBetweenQueuesOfThisGpu, kDataDependencyToNextGpu};
   cl_device_id partner = is_gpu(device) ? next_gpu(device) : nullptr;
   if (!partner) {
     for (Row row : rows) cells[row].note = is_gpu(device) ? "n/a (one GPU)" : "n/a (not a GPU)";
@@ -118,15 +149,22 @@ void measure_two_gpus(cl_device_id device, std::size_t bytes, const Settings& se
 
   if (!device_value<cl_bool>(device, CL_DEVICE_COMPILER_AVAILABLE) ||
       !device_value<cl_bool>(partner, CL_DEVICE_COMPILER_AVAILABLE)) {
-    cells[kDependencyBetweenQueuesOfThisGpu].note = cells[kDependencyToNextGpu].note = "n/a (no compiler)";
+    for (Row row : rows) {
+      if (row != kMigrationToNextGpu) cells[row].note = "n/a (no compiler)";
+    }
     return;
   }
-  Program program = build_program(pair.context.get(), pair.devices, kEmptySource);
+  Program program = build_program(pair.context.get(), pair.devices, kChainSource);
   Kernel empty = create_kernel(program.get(), "empty");
   cells[kDependencyBetweenQueuesOfThisGpu].value =
-      chain_microseconds(pair.queue.get(), pair.second_queue.get(), empty.get(), settings);
+      chain_microseconds(pair.queue.get(), pair.second_queue.get(), empty.get(), 1, settings);
   cells[kDependencyToNextGpu].value =
-      chain_microseconds(pair.queue.get(), pair.partner_queue.get(), empty.get(), settings);
+      chain_microseconds(pair.queue.get(), pair.partner_queue.get(), empty.get(), 1, settings);
+  Kernel add_one = create_kernel(program.get(), "add_one");
+  cells[kDataDependencyBetweenQueuesOfThisGpu] =
+      data_chain(pair, pair.queue.get(), pair.second_queue.get(), add_one.get(), settings);
+  cells[kDataDependencyToNextGpu] =
+      data_chain(pair, pair.queue.get(), pair.partner_queue.get(), add_one.get(), settings);
 }
 
 }  // namespace bench
