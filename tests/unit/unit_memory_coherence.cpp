@@ -469,6 +469,44 @@ TEST_F(Coherence, AFollowerGoesOnOnceTheLastStepIsSubmittedAndHearsItsEndLater) 
   EXPECT_EQ(follower.count(follower.ready), 1u);
 }
 
+// A command that cannot follow on the device (the host device's) and comes while a
+// followed transfer is in flight waits for its end as before.
+TEST_F(Coherence, AWaiterThatCannotFollowWaitsForTheEndOfAFollowedTransfer) {
+  storage.peers = {{1, 2}};
+  ASSERT_EQ(acquire(coherence, 1, 0, kSize, Access::Overwrite), CL_SUCCESS);
+  fill(gpu, 0, kSize, 4);
+  storage.streams[2]->pause(true);
+  FakeStream command_stream;
+  Follower follower(command_stream);
+  EXPECT_FALSE(coherence.acquire(2, 0, kSize, Access::Read, follower));
+  EXPECT_EQ(follower.wait_for(follower.ready, 1), CL_SUCCESS);
+  Waiter waiter;
+  EXPECT_FALSE(coherence.acquire(2, 0, kSize, Access::Read, waiter));
+  EXPECT_EQ(waiter.calls(), 0u);
+  storage.streams[2]->pause(false);
+  EXPECT_EQ(waiter.wait_for(1), CL_SUCCESS);
+  EXPECT_TRUE(coherence.acquire(2, 0, kSize, Access::Read, waiter));
+  EXPECT_TRUE(holds(gpu2, 0, kSize, 4));
+  EXPECT_EQ(follower.wait_for(follower.settled, 1), CL_SUCCESS);
+  EXPECT_EQ(storage.streams[2]->submitted, 1);
+}
+
+// A write elsewhere while a followed transfer is in flight makes it stale: it adds no holder
+// when it ends, and its follower still hears that end.
+TEST_F(Coherence, AFollowedTransferMadeStaleAddsNoHolderButSettles) {
+  storage.peers = {{1, 2}};
+  ASSERT_EQ(acquire(coherence, 1, 0, kSize, Access::Overwrite), CL_SUCCESS);
+  storage.streams[2]->pause(true);
+  FakeStream command_stream;
+  Follower follower(command_stream);
+  EXPECT_FALSE(coherence.acquire(2, 0, kSize, Access::Read, follower));
+  EXPECT_EQ(follower.wait_for(follower.ready, 1), CL_SUCCESS);
+  ASSERT_EQ(acquire(coherence, 0, 0, kSize, Access::Overwrite), CL_SUCCESS);
+  storage.streams[2]->pause(false);
+  EXPECT_EQ(follower.wait_for(follower.settled, 1), CL_SUCCESS);
+  EXPECT_EQ(coherence.holders_at(0), bit(0));
+}
+
 // The last step of a transfer through host memory is the unmap into the destination: a
 // follower goes on once it is submitted, after the map from the source has ended.
 TEST_F(Coherence, AFollowerOfAStagedTransferGoesOnAtItsUnmap) {
