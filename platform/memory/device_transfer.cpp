@@ -23,8 +23,8 @@ cl_int run_step(Body body) {
 
 }  // namespace
 
-unsigned DeviceTransfer::first_step_device(CoherentStorage& storage, unsigned source, unsigned destination) {
-  return storage.direct_copy(source, destination) || storage.host_memory(source) ? destination : source;
+unsigned DeviceTransfer::first_step_device(const CoherentStorage& storage, const Piece& piece, unsigned destination) {
+  return piece.direct || storage.host_memory(piece.source) ? destination : piece.source;
 }
 
 bool DeviceTransfer::overlaps(size_t begin, size_t end) const {
@@ -41,17 +41,15 @@ void DeviceTransfer::start() {
 
 void DeviceTransfer::begin_chunk() {
   const Piece& piece = pieces_[piece_];
-  bool direct = false;
   cl_int status = run_step([&] {
     source_memory_ = &storage_.memory_on(piece.source);
     destination_memory_ = &storage_.memory_on(destination_);
-    direct = storage_.direct_copy(piece.source, destination_);
   });
   if (status < 0) {
     end(status);
     return;
   }
-  if (direct) {
+  if (piece.direct) {
     chunk_end_ = piece.end;
     unmapping_ = true;  // its end ends the chunk
     operation_ = backend::op::Copy{backend::Location{source_memory_, nullptr, cursor_},

@@ -45,6 +45,7 @@ class DeviceTransfer final : public backend::Work {
   struct Piece {
     size_t begin, end;
     unsigned source;
+    bool direct;  // the destination copies it from the source in one step (CoherentStorage::direct_copy)
   };
 
   DeviceTransfer(TransferOwner& owner, CoherentStorage& storage, unsigned destination,
@@ -55,10 +56,9 @@ class DeviceTransfer final : public backend::Work {
         pieces_(std::move(pieces)),
         waits_(std::move(waits)) {}
 
-  // The device whose transfer stream runs the first step of a copy from `source`: the
-  // destination where it copies directly or the source has host memory, else the source
-  // (its map). Throws.
-  static unsigned first_step_device(CoherentStorage& storage, unsigned source, unsigned destination);
+  // The device whose transfer stream runs the first step of copying `piece`: the destination
+  // where it copies directly or the source has host memory, else the source (its map).
+  static unsigned first_step_device(const CoherentStorage& storage, const Piece& piece, unsigned destination);
 
   unsigned destination() const { return destination_; }
   const std::vector<Piece>& pieces() const { return pieces_; }

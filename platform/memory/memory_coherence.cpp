@@ -55,12 +55,12 @@ bool MemoryCoherence::acquire(unsigned device, size_t begin, size_t end, Access 
         for (const DeviceTransfer* arriving : followed) missing = without(std::move(missing), *arriving);
         std::vector<DeviceTransfer::Piece> pieces;
         for (const ValidityMap::Piece& piece : missing) {
-          pieces.push_back({piece.begin, piece.end, pick_source(piece.holders, device)});
+          pieces.push_back(pick_source(piece, device));
         }
         if (!pieces.empty()) {
           std::vector<std::shared_ptr<backend::StreamPoint>> waits;
           const backend::Stream& first_step =
-              storage_.transfer_stream(DeviceTransfer::first_step_device(storage_, pieces.front().source, device));
+              storage_.transfer_stream(DeviceTransfer::first_step_device(storage_, pieces.front(), device));
           if (!waiter.transfer_waits(first_step, waits)) return false;
           if (DeviceTransfer* unmarked = wait_for_sources_locked(pieces, first_step, waits)) {
             unmarked->waiters.push_back(&waiter);
@@ -184,20 +184,22 @@ ValidityMap::Holders MemoryCoherence::all_devices() const {
   return count >= ValidityMap::kMaxDevices ? ~ValidityMap::Holders{0} : (ValidityMap::Holders{1} << count) - 1;
 }
 
-unsigned MemoryCoherence::pick_source(ValidityMap::Holders holders, unsigned destination) const {
+DeviceTransfer::Piece MemoryCoherence::pick_source(const ValidityMap::Piece& missing, unsigned destination) const {
   // A GPU that the destination copies from directly is the fastest way (a peer-to-peer copy
   // outruns the host bus); a holder with host memory needs one copy to reach any device;
   // others need two.
   auto first = [&](auto&& suits) -> std::optional<unsigned> {
-    for (ValidityMap::Holders rest = holders; rest; rest &= rest - 1) {
+    for (ValidityMap::Holders rest = missing.holders; rest; rest &= rest - 1) {
       auto device = static_cast<unsigned>(std::countr_zero(rest));
       if (suits(device)) return device;
     }
     return std::nullopt;
   };
-  if (auto peer = first([&](unsigned device) { return storage_.direct_copy(device, destination); })) return *peer;
-  if (auto host = first([&](unsigned device) { return storage_.host_memory(device); })) return *host;
-  return static_cast<unsigned>(std::countr_zero(holders));
+  if (auto peer = first([&](unsigned device) { return storage_.direct_copy(device, destination); })) {
+    return {missing.begin, missing.end, *peer, true};
+  }
+  auto host = first([&](unsigned device) { return storage_.host_memory(device); });
+  return {missing.begin, missing.end, host ? *host : static_cast<unsigned>(std::countr_zero(missing.holders)), false};
 }
 
 }  // namespace cucl

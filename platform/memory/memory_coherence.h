@@ -94,7 +94,8 @@ class MemoryCoherence final : private TransferOwner {
   // Under the lock: makes `waiter` follow `transfer` (handed over) where it can; true if so.
   bool follow_locked(DeviceTransfer& transfer, MemoryWaiter& waiter);
   ValidityMap::Holders all_devices() const;
-  unsigned pick_source(ValidityMap::Holders holders, unsigned destination) const;
+  // The piece that brings `missing` to `destination`, from the holder that reaches it best.
+  DeviceTransfer::Piece pick_source(const ValidityMap::Piece& missing, unsigned destination) const;
 
   CoherentStorage& storage_;
   size_t size_;

@@ -164,10 +164,13 @@ class Command final : public backend::Work, public SubmissionListener {
   // work for a transfer (see transfer_waits): its end says that work has ended.
   struct StreamDrain final : backend::Work {
     explicit StreamDrain(Command& command) : command(command) {}
-    const backend::Operation& operation() const override { return nothing; }
+    // One shared no-op: every command carries a drain, few ever use it.
+    const backend::Operation& operation() const override {
+      static const backend::Operation nothing = backend::op::Nothing{};
+      return nothing;
+    }
     void started() override {}
     void finished(cl_int status) override { command.stream_drained(status); }
-    backend::Operation nothing = backend::op::Nothing{};
     Command& command;
   };
 

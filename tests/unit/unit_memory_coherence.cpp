@@ -291,6 +291,20 @@ class Follower final : public MemoryWaiter {
   std::condition_variable done_;
 };
 
+// Acquires as a command that can follow does, where a new transfer must start: acquire()
+// says false, then the waiter goes on once the last step is submitted (memory_ready), while
+// the transfer may still run. A failure, without waiting for a call that would not come.
+::testing::AssertionResult start_following(MemoryCoherence& coherence, Follower& follower, unsigned device,
+                                           Access access, size_t end) {
+  if (coherence.acquire(device, 0, end, access, follower)) {
+    return ::testing::AssertionFailure() << "took bytes on their way to device " << device
+                                         << " without a transfer of its own";
+  }
+  const cl_int status = follower.wait_for(follower.ready, 1);
+  if (status != CL_SUCCESS) return ::testing::AssertionFailure() << "memory_ready said " << status;
+  return ::testing::AssertionSuccess();
+}
+
 // Acquires as a command does: again after each transfer, until ready or failed.
 cl_int acquire(MemoryCoherence& coherence, unsigned device, size_t begin, size_t end, Access access) {
   Waiter waiter;
@@ -450,8 +464,7 @@ TEST_F(Coherence, AFollowerGoesOnOnceTheLastStepIsSubmittedAndHearsItsEndLater) 
   storage.streams[2]->pause(true);
   FakeStream command_stream;
   Follower follower(command_stream);
-  EXPECT_FALSE(coherence.acquire(2, 0, kSize, Access::Read, follower));
-  EXPECT_EQ(follower.wait_for(follower.ready, 1), CL_SUCCESS);
+  EXPECT_TRUE(start_following(coherence, follower, 2, Access::Read, kSize));
   EXPECT_EQ(follower.points.size(), 1u);
   EXPECT_TRUE(coherence.acquire(2, 0, kSize, Access::Read, follower));  // on its way: present
   EXPECT_EQ(follower.count(follower.settled), 0u);                       // not yet ended
@@ -478,8 +491,7 @@ TEST_F(Coherence, AWaiterThatCannotFollowWaitsForTheEndOfAFollowedTransfer) {
   storage.streams[2]->pause(true);
   FakeStream command_stream;
   Follower follower(command_stream);
-  EXPECT_FALSE(coherence.acquire(2, 0, kSize, Access::Read, follower));
-  EXPECT_EQ(follower.wait_for(follower.ready, 1), CL_SUCCESS);
+  EXPECT_TRUE(start_following(coherence, follower, 2, Access::Read, kSize));
   Waiter waiter;
   EXPECT_FALSE(coherence.acquire(2, 0, kSize, Access::Read, waiter));
   EXPECT_EQ(waiter.calls(), 0u);
@@ -499,8 +511,7 @@ TEST_F(Coherence, AFollowedTransferMadeStaleAddsNoHolderButSettles) {
   storage.streams[2]->pause(true);
   FakeStream command_stream;
   Follower follower(command_stream);
-  EXPECT_FALSE(coherence.acquire(2, 0, kSize, Access::Read, follower));
-  EXPECT_EQ(follower.wait_for(follower.ready, 1), CL_SUCCESS);
+  EXPECT_TRUE(start_following(coherence, follower, 2, Access::Read, kSize));
   ASSERT_EQ(acquire(coherence, 0, 0, kSize, Access::Overwrite), CL_SUCCESS);
   storage.streams[2]->pause(false);
   EXPECT_EQ(follower.wait_for(follower.settled, 1), CL_SUCCESS);
@@ -515,8 +526,7 @@ TEST_F(Coherence, AFollowerOfAStagedTransferGoesOnAtItsUnmap) {
   storage.streams[2]->pause(true);
   FakeStream command_stream;
   Follower follower(command_stream);
-  EXPECT_FALSE(coherence.acquire(2, 0, kSize, Access::Read, follower));
-  EXPECT_EQ(follower.wait_for(follower.ready, 1), CL_SUCCESS);
+  EXPECT_TRUE(start_following(coherence, follower, 2, Access::Read, kSize));
   EXPECT_EQ(storage.streams[1]->submitted, 1);
   EXPECT_EQ(storage.streams[2]->submitted, 1);
   storage.streams[2]->pause(false);
@@ -536,11 +546,9 @@ TEST_F(Coherence, AFollowerNeverTakesTheBytesOfAStaleTransfer) {
   Follower on2(command_stream), on1(command_stream), on2_again(command_stream);
   // A new transfer each time, which the command follows (it does not wait for the end).
   auto acquire_following = [&](Follower& follower, unsigned device) {
-    if (coherence.acquire(device, 0, kSize, Access::ReadWrite, follower)) {
-      ADD_FAILURE() << "took bytes on their way to GPU " << device << " without a transfer of its own";
-      return;
-    }
-    EXPECT_EQ(follower.wait_for(follower.ready, 1), CL_SUCCESS);
+    const ::testing::AssertionResult started = start_following(coherence, follower, device, Access::ReadWrite, kSize);
+    EXPECT_TRUE(started);
+    if (!started) return;
     EXPECT_TRUE(coherence.acquire(device, 0, kSize, Access::ReadWrite, follower));
   };
   acquire_following(on2, 2);        // 1 -> 2, then GPU 2 writes
@@ -567,8 +575,7 @@ TEST_F(Coherence, ACopyFromADeviceWhoseBytesAreStillArrivingWaitsForThem) {
   storage.streams[1]->pause(true);
   FakeStream command_stream;
   Follower writer(command_stream);
-  ASSERT_FALSE(coherence.acquire(1, 0, kSize, Access::ReadWrite, writer));
-  ASSERT_EQ(writer.wait_for(writer.ready, 1), CL_SUCCESS);
+  ASSERT_TRUE(start_following(coherence, writer, 1, Access::ReadWrite, kSize));
   ASSERT_TRUE(coherence.acquire(1, 0, kSize, Access::ReadWrite, writer));  // GPU 1 alone holds it now
   Waiter reader;
   ASSERT_FALSE(coherence.acquire(2, 0, kSize, Access::Read, reader));
