@@ -418,6 +418,96 @@ TEST_P(KernelLanguage, IntegerDivisionByZeroAndSignedOverflowDoNotStopTheProgram
   check_division_that_may_trap<cl_ulong>(env, "ulong");
 }
 
+// Choices among shifts that the compiler folds into one funnel shift by the switched value
+// (backends/codegen/linear_switch_arms.h), next to ones it must leave alone: arms that are
+// not linear in the value, a value that is not the one switched on, a default arm that
+// gives something else, and the choice made inside a loop on a value set outside it.
+TEST_P(KernelLanguage, ChoicesAmongShiftsGiveEachArmsValue) {
+  BuiltProgram program(env, R"(
+    uint align_bytes(uint a, uint b, int c) {
+      uint r = 0;
+      const int cm = c & 3;
+           if (cm == 0) { r = b; }
+      else if (cm == 1) { r = (a >> 24) | (b <<  8); }
+      else if (cm == 2) { r = (a >> 16) | (b << 16); }
+      else if (cm == 3) { r = (a >>  8) | (b << 24); }
+      return r;
+    }
+    uint not_linear(uint a, uint c) {
+      switch (c & 3) {
+        case 0: return a << 1;
+        case 1: return a << 2;
+        case 2: return a << 7;
+        default: return a << 8;
+      }
+    }
+    uint with_default(uint a, uint c) {
+      switch (c) {
+        case 0: return a;
+        case 1: return a << 4;
+        case 2: return a << 8;
+        default: return 12345u;
+      }
+    }
+    uint right_shifts(ulong a, uint c) {
+      switch (c % 5u) {
+        case 0: return (uint)(a >> 40);
+        case 1: return (uint)(a >> 32);
+        case 2: return (uint)(a >> 24);
+        case 3: return (uint)(a >> 16);
+        default: return (uint)(a >> 8);
+      }
+    }
+    kernel void shifts(global uint* out, global const uint* words, int offset_base) {
+      const uint i = get_global_id(0);
+      const int offset = offset_base + (int)i;
+      const uint a = words[i], b = words[i + 1];
+      out[8 * i + 0] = align_bytes(a, b, offset);
+      out[8 * i + 1] = align_bytes(0, a, offset);
+      out[8 * i + 2] = align_bytes(b, 0, offset);
+      out[8 * i + 3] = not_linear(a, (uint)offset);
+      out[8 * i + 4] = with_default(a, (uint)offset % 5u);
+      out[8 * i + 5] = right_shifts(upsample(a, b), (uint)offset);
+      uint sum = 0;
+      for (int k = 0; k < 4; ++k) sum += align_bytes(a, b, offset + k) ^ (uint)k;
+      out[8 * i + 6] = sum;
+      out[8 * i + 7] = align_bytes(a, b, offset >> 2);
+    })");
+  cl_kernel kernel = program.kernel("shifts");
+  ASSERT_NE(kernel, nullptr);
+  constexpr size_t kItems = 64;
+  std::vector<cl_uint> words(kItems + 1);
+  for (size_t i = 0; i < words.size(); ++i) words[i] = 0x9e3779b9u * static_cast<cl_uint>(i + 1) ^ 0x01234567u;
+  DeviceBuffer in(env.context, words.size() * sizeof(cl_uint), words.data());
+  DeviceBuffer out(env.context, kItems * 8 * sizeof(cl_uint));
+  const cl_int offset_base = 3;
+  ASSERT_EQ(clSetKernelArg(kernel, 0, sizeof(cl_mem), out.address()), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(kernel, 1, sizeof(cl_mem), in.address()), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(kernel, 2, sizeof(cl_int), &offset_base), CL_SUCCESS);
+  run_1d(env.queue, kernel, kItems, 16);
+  const auto got = read_buffer<cl_uint>(env.queue, out.get(), kItems * 8);
+  auto align_bytes = [](cl_uint a, cl_uint b, int c) -> cl_uint {
+    const int cm = c & 3;
+    return cm == 0 ? b : (a >> (32 - 8 * cm)) | (b << (8 * cm));
+  };
+  for (size_t i = 0; i < kItems; ++i) {
+    const int offset = offset_base + static_cast<int>(i);
+    const cl_uint a = words[i], b = words[i + 1], c = static_cast<cl_uint>(offset);
+    const cl_uint not_linear[] = {a << 1, a << 2, a << 7, a << 8};
+    const cl_uint with_default[] = {a, a << 4, a << 8, 12345u, 12345u};
+    const cl_ulong wide = (static_cast<cl_ulong>(a) << 32) | b;
+    const cl_uint right[] = {static_cast<cl_uint>(wide >> 40), static_cast<cl_uint>(wide >> 32),
+                             static_cast<cl_uint>(wide >> 24), static_cast<cl_uint>(wide >> 16),
+                             static_cast<cl_uint>(wide >> 8)};
+    cl_uint sum = 0;
+    for (int k = 0; k < 4; ++k) sum += align_bytes(a, b, offset + k) ^ static_cast<cl_uint>(k);
+    const cl_uint expected[] = {align_bytes(a, b, offset), align_bytes(0, a, offset), align_bytes(b, 0, offset),
+                                not_linear[c & 3], with_default[c % 5], right[c % 5], sum,
+                                align_bytes(a, b, offset >> 2)};
+    for (size_t k = 0; k < 8; ++k) EXPECT_EQ(got[8 * i + k], expected[k]) << "item " << i << ", result " << k;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryDevice, KernelLanguage, ::testing::ValuesIn(all_devices()), device_name);
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "backends/codegen/module_tools.h"
 
+#include "backends/codegen/linear_switch_arms.h"
+
 #include <llvm/ADT/SCCIterator.h>
 #include <llvm/Analysis/CallGraph.h>
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -140,6 +142,11 @@ void optimize_module(llvm::Module& module, llvm::TargetMachine& machine, bool fu
   tuning.LoopVectorization = full;
   tuning.SLPVectorization = full;
   llvm::PassBuilder builder(&machine, tuning);
+  if (full) {
+    builder.registerPeepholeEPCallback([](llvm::FunctionPassManager& passes, llvm::OptimizationLevel) {
+      passes.addPass(LinearSwitchArmsPass());
+    });
+  }
   AnalysisManagers managers(builder);
   llvm::ModulePassManager passes = full ? builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3)
                                         : builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);

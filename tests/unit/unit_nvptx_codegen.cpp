@@ -326,6 +326,36 @@ kernel void loops(global int* out, global float* f, int n, float limit) {
   EXPECT_TRUE(back.empty()) << "unconditional back edge: " << (back.empty() ? "" : back[0]) << "\n" << ptx;
 }
 
+// Portable byte alignment (hashcat's generic hc_bytealign and code like it) chooses among
+// shifts by 8 * (c & 3): the choice folds into one funnel shift by a register
+// (backends/codegen/linear_switch_arms.h), which PTX has as one `shf.l.wrap`
+// (backends/cuda/codegen/funnel_shifts.h), with no branch left.
+TEST(NvptxCodegen, ByteAlignmentChainsBecomeOneFunnelShift) {
+  SKIP_WITHOUT_PTXAS();
+  const CodegenResult result = compile(R"(
+uint align_bytes(uint a, uint b, int c) {
+  uint r = 0;
+  const int cm = c & 3;
+       if (cm == 0) { r = b; }
+  else if (cm == 1) { r = (a >> 24) | (b <<  8); }
+  else if (cm == 2) { r = (a >> 16) | (b << 16); }
+  else if (cm == 3) { r = (a >>  8) | (b << 24); }
+  return r;
+}
+kernel void align(global uint* out, global const uint* in, int offset) {
+  out[0] = align_bytes(in[0], in[1], offset);
+  out[1] = align_bytes(0, in[1], offset);
+  out[2] = align_bytes(in[0], 0, offset);
+})");
+  ASSERT_TRUE(result.ok) << result.log;
+  const std::string ptx = decoded(result).ptx;
+  EXPECT_TRUE(ptxas_accepts(ptx));
+  size_t shifts = 0;
+  for (size_t at = ptx.find("shf.l.wrap.b32"); at != std::string::npos; at = ptx.find("shf.l.wrap.b32", at + 1)) ++shifts;
+  EXPECT_EQ(shifts, 3u) << ptx;
+  EXPECT_EQ(ptx.find("bra"), std::string::npos) << ptx;
+}
+
 // A kernel with reqd_work_group_size tells ptxas its largest block (.maxntid, not .reqntid:
 // a non-uniform range's edge groups are smaller blocks); a kernel without says nothing.
 TEST(NvptxCodegen, RequiredWorkGroupSizeBoundsTheBlock) {
