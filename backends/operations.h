@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "backends/kernel_code.h"
+#include "base/inline_vector.h"
 
 namespace cucl::backend {
 
@@ -104,8 +105,9 @@ struct KernelArgument {
 struct LaunchKernel {
   const KernelCode* kernel;
   NDRange range;
-  std::vector<KernelArgument> arguments;
-  std::vector<std::byte> bytes;  // the by-value arguments, each aligned for its type
+  // In place for most kernels (base/inline_vector.h).
+  InlineVector<KernelArgument, 8> arguments;
+  InlineVector<std::byte, 64> bytes;  // the by-value arguments, each aligned for its type
   size_t printf_buffer_size = 0;  // CL_DEVICE_PRINTF_BUFFER_SIZE
 };
 
