@@ -34,16 +34,13 @@ std::optional<FunnelArm> funnel_form(llvm::Value* value) {
   const uint64_t bits = instruction->getType()->getIntegerBitWidth();
   llvm::Value* zero = llvm::ConstantInt::get(instruction->getType(), 0);
   if (const auto* intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(instruction)) {
-    const auto* amount = llvm::dyn_cast<llvm::ConstantInt>(intrinsic->getArgOperand(intrinsic->arg_size() - 1));
+    const llvm::Intrinsic::ID id = intrinsic->getIntrinsicID();
+    if (id != llvm::Intrinsic::fshl && id != llvm::Intrinsic::fshr) return std::nullopt;
+    const auto* amount = llvm::dyn_cast<llvm::ConstantInt>(intrinsic->getArgOperand(2));
     if (!amount) return std::nullopt;
     const uint64_t shift = amount->getValue().urem(bits);
-    if (intrinsic->getIntrinsicID() == llvm::Intrinsic::fshl) {
-      return FunnelArm{intrinsic->getArgOperand(0), intrinsic->getArgOperand(1), shift};
-    }
-    if (intrinsic->getIntrinsicID() == llvm::Intrinsic::fshr) {
-      return FunnelArm{intrinsic->getArgOperand(0), intrinsic->getArgOperand(1), (bits - shift) % bits};
-    }
-    return std::nullopt;
+    return FunnelArm{intrinsic->getArgOperand(0), intrinsic->getArgOperand(1),
+                     id == llvm::Intrinsic::fshl ? shift : (bits - shift) % bits};
   }
   const unsigned opcode = instruction->getOpcode();
   if (opcode != llvm::Instruction::Shl && opcode != llvm::Instruction::LShr) return std::nullopt;
