@@ -73,6 +73,15 @@ struct Driver {
   CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*);
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                              CUstream, void**, void**);
+  CUresult (*cuStreamBeginCapture)(CUstream, CUstreamCaptureMode);
+  CUresult (*cuStreamEndCapture)(CUstream, CUgraph*);
+  CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec*, CUgraph, unsigned long long);
+  CUresult (*cuGraphLaunch)(CUgraphExec, CUstream);
+  CUresult (*cuGraphExecDestroy)(CUgraphExec);
+  CUresult (*cuGraphDestroy)(CUgraph);
+  CUresult (*cuGraphGetNodes)(CUgraph, CUgraphNode*, size_t*);
+  CUresult (*cuGraphKernelNodeGetParams)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS*);
+  CUresult (*cuGraphExecKernelNodeSetParams)(CUgraphExec, CUgraphNode, const CUDA_KERNEL_NODE_PARAMS*);
 
   // False when there is no driver or a symbol is missing.
   bool load() {
@@ -112,6 +121,15 @@ struct Driver {
     find(cuModuleUnload, "cuModuleUnload");
     find(cuModuleGetFunction, "cuModuleGetFunction");
     find(cuLaunchKernel, "cuLaunchKernel");
+    find(cuStreamBeginCapture, "cuStreamBeginCapture_v2");
+    find(cuStreamEndCapture, "cuStreamEndCapture");
+    find(cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags");
+    find(cuGraphLaunch, "cuGraphLaunch");
+    find(cuGraphExecDestroy, "cuGraphExecDestroy");
+    find(cuGraphDestroy, "cuGraphDestroy");
+    find(cuGraphGetNodes, "cuGraphGetNodes");
+    find(cuGraphKernelNodeGetParams, "cuGraphKernelNodeGetParams_v2");
+    find(cuGraphExecKernelNodeSetParams, "cuGraphExecKernelNodeSetParams_v2");
     return complete;
   }
   ~Driver() {
@@ -185,6 +203,70 @@ class DeviceMemory {
 };
 
 constexpr int kChainLinks = 200;  // the two-GPU dependency rows
+
+// `launches` one-thread launches of `kernel` captured on `stream` into a graph and
+// instantiated, with the graph's kernel nodes; both destroyed on scope exit.
+class CapturedLaunches {
+ public:
+  CapturedLaunches(const Driver& d, CUstream stream, CUfunction kernel, int launches) : driver(d) {
+    BENCH_CU(cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
+    for (int i = 0; i < launches; ++i) BENCH_CU(cuLaunchKernel(kernel, 1, 1, 1, 1, 1, 1, 0, stream, nullptr, nullptr));
+    BENCH_CU(cuStreamEndCapture(stream, &graph));
+    size_t count = 0;
+    BENCH_CU(cuGraphGetNodes(graph, nullptr, &count));
+    nodes.resize(count);
+    BENCH_CU(cuGraphGetNodes(graph, nodes.data(), &count));
+    parameters.resize(count);
+    for (size_t i = 0; i < count; ++i) BENCH_CU(cuGraphKernelNodeGetParams(nodes[i], &parameters[i]));
+    BENCH_CU(cuGraphInstantiateWithFlags(&exec, graph, 0));
+  }
+  ~CapturedLaunches() {
+    if (exec) driver.cuGraphExecDestroy(exec);
+    if (graph) driver.cuGraphDestroy(graph);
+  }
+  CapturedLaunches(const CapturedLaunches&) = delete;
+  CapturedLaunches& operator=(const CapturedLaunches&) = delete;
+
+  const Driver& driver;
+  CUgraph graph = nullptr;
+  CUgraphExec exec = nullptr;
+  std::vector<CUgraphNode> nodes;
+  std::vector<CUDA_KERNEL_NODE_PARAMS> parameters;
+};
+
+// The command buffer rows as the driver does them with a graph of the same launches:
+// launched, the launches one by one, every node's parameters set then launched, and a
+// one-node graph's parameters set and launched per call.
+void measure_graphs(const Driver& driver, CUstream stream, CUfunction empty, const Settings& settings, Cells& cells) {
+  constexpr int kLaunches = 200;
+  CapturedLaunches all(driver, stream, empty, kLaunches);
+  double seconds = median_seconds(settings.repetitions, [&] {
+    BENCH_CU(cuGraphLaunch(all.exec, stream));
+    BENCH_CU(cuStreamSynchronize(stream));
+  });
+  cells[kCommandBufferReplay].value = seconds * 1e6;
+  seconds = median_seconds(settings.repetitions, [&] {
+    for (int i = 0; i < kLaunches; ++i) BENCH_CU(cuLaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, stream, nullptr, nullptr));
+    BENCH_CU(cuStreamSynchronize(stream));
+  });
+  cells[kCommandBufferEnqueues].value = seconds * 1e6;
+  seconds = median_seconds(settings.repetitions, [&] {
+    for (size_t i = 0; i < all.nodes.size(); ++i)
+      BENCH_CU(cuGraphExecKernelNodeSetParams(all.exec, all.nodes[i], &all.parameters[i]));
+    BENCH_CU(cuGraphLaunch(all.exec, stream));
+    BENCH_CU(cuStreamSynchronize(stream));
+  });
+  cells[kCommandBufferUpdateReplay].value = seconds * 1e6;
+  CapturedLaunches one(driver, stream, empty, 1);
+  seconds = median_seconds(settings.repetitions, [&] {
+    for (int i = 0; i < settings.enqueue_count; ++i) {
+      BENCH_CU(cuGraphExecKernelNodeSetParams(one.exec, one.nodes[0], &one.parameters[0]));
+      BENCH_CU(cuGraphLaunch(one.exec, stream));
+    }
+    BENCH_CU(cuStreamSynchronize(stream));
+  });
+  cells[kCommandBufferArgumentUpdate].value = seconds * 1e6 / settings.enqueue_count;
+}
 
 // One end of a chain of empty kernels: a stream, the kernel loaded in the stream's context,
 // and an event of that context recorded after each launch on the stream.
@@ -338,6 +420,7 @@ void measure(const Driver& driver, const Settings& settings, std::size_t bytes, 
     BENCH_CU(cuStreamSynchronize(stream));
   });
   cells[kKernelCopy].value = 2.0 * bytes / seconds / 1e9;
+  measure_graphs(driver, stream, empty, settings, cells);
   for (Row row : {kComputeFp32, kIntegerLoop, kNativeMath, kSgemm, kWaitCpu, kBuildFirst, kBuildAgain}) {
     cells[row].note = "n/a";
   }
