@@ -155,6 +155,10 @@ struct RecordedOperations {
   std::vector<Operation> operations;  // copies, fills, kernels and nothings: no host work, maps or lists
   std::shared_ptr<ReplayStates> replay_states = std::make_shared<ReplayStates>();
   uint64_t version = 0;  // a copy for an update takes replay_states->last_version + 1
+  // Per operation, the version whose update last replaced it (0: as recorded). Each version
+  // is made from the one before, so operation i differs between versions a < b exactly when
+  // version b's replaced_in[i] > a.
+  std::vector<uint64_t> replaced_in;
 };
 }  // namespace op
 

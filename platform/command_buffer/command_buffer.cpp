@@ -86,6 +86,7 @@ void CommandBuffer::replace(std::vector<Replacement> replacements) {
     recorded_.at(replacement.index) = recorded_of(spec);
     auto& operations = list ? list->operations : operations_;
     operations.at(replacement.index) = std::move(spec.operation);
+    if (list) list->replaced_in.at(replacement.index) = list->version;
   }
   if (list) list_ = std::move(list);
 }
@@ -95,6 +96,7 @@ void CommandBuffer::finalize() {
   check(!finalized_, CL_INVALID_OPERATION);
   auto list = std::make_shared<backend::op::RecordedOperations>();
   list->operations = std::move(operations_);
+  list->replaced_in.assign(list->operations.size(), 0);
   list_ = std::move(list);
   finalized_ = true;
 }
