@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "backends/cuda/cuda_memory.h"
@@ -110,13 +111,13 @@ cl_int launch_status(CUresult result) {
   }
 }
 
-// Launches one kernel over rectangles of work-groups.
+// Hands the launches of one kernel over rectangles of work-groups to `each`.
+template <class Each>
 class GroupLauncher {
  public:
-  GroupLauncher(const CudaDriver& driver, CUfunction function, CUstream stream, unsigned shared_bytes,
-                void** parameters, LaunchContext& launch_context)
-      : driver_(driver), function_(function), stream_(stream), shared_bytes_(shared_bytes),
-        parameters_(parameters), launch_context_(launch_context) {}
+  // `grid_launch` has the function, shared bytes and parameters; the grid and block are set here.
+  GroupLauncher(GridLaunch& grid_launch, LaunchContext& launch_context, Each& each)
+      : grid_launch_(grid_launch), launch_context_(launch_context), each_(each) {}
 
   // The work-groups [base, base + groups) of each dimension, each of `block` work-items.
   // A grid larger than CUDA's limits is split into several launches (never refused), each
@@ -124,44 +125,36 @@ class GroupLauncher {
   CUresult launch(const std::array<uint64_t, 3>& block, const std::array<uint64_t, 3>& groups,
                   const std::array<uint64_t, 3>& base) {
     static constexpr std::array<uint64_t, 3> kMaxGrid{0x7fffffffu, 65535u, 65535u};
+    for (unsigned d = 0; d < 3; ++d) grid_launch_.block[d] = static_cast<unsigned>(block[d]);
     std::array<uint64_t, 3> start{};
     for (start[2] = 0; start[2] < groups[2]; start[2] += kMaxGrid[2]) {
       for (start[1] = 0; start[1] < groups[1]; start[1] += kMaxGrid[1]) {
         for (start[0] = 0; start[0] < groups[0]; start[0] += kMaxGrid[0]) {
-          std::array<unsigned, 3> grid{};
           for (unsigned d = 0; d < 3; ++d) {
-            grid[d] = static_cast<unsigned>(std::min(kMaxGrid[d], groups[d] - start[d]));
+            grid_launch_.grid[d] = static_cast<unsigned>(std::min(kMaxGrid[d], groups[d] - start[d]));
             launch_context_.group_offset[d] = base[d] + start[d];
             launch_context_.global_base[d] = launch_context_.global_offset[d] +
                                              launch_context_.group_offset[d] * launch_context_.enqueued_local_size[d];
           }
-          // The driver copies the parameter values here, so the next launch may change them.
-          CUresult result = driver_.cuLaunchKernel(function_, grid[0], grid[1], grid[2], static_cast<unsigned>(block[0]),
-                                                   static_cast<unsigned>(block[1]), static_cast<unsigned>(block[2]),
-                                                   shared_bytes_, stream_, parameters_, nullptr);
-          if (result != CUDA_SUCCESS) return result;
-          launched_ = true;
+          // `each` is done with the parameter values when it returns (the driver copies them),
+          // so the next launch may change them.
+          if (CUresult result = each_(std::as_const(grid_launch_)); result != CUDA_SUCCESS) return result;
         }
       }
     }
     return CUDA_SUCCESS;
   }
 
-  bool launched() const { return launched_; }
-
  private:
-  const CudaDriver& driver_;
-  CUfunction function_;
-  CUstream stream_;
-  unsigned shared_bytes_;
-  void** parameters_;
+  GridLaunch& grid_launch_;
   LaunchContext& launch_context_;
-  bool launched_ = false;
+  Each& each_;
 };
 
 // The whole NDRange: per dimension the full work-groups, then (where the global size is not
 // a multiple of the local size) one smaller group; up to 2^work_dim rectangles.
-CUresult launch_range(GroupLauncher& launcher, const LaunchContext& range) {
+template <class Each>
+CUresult launch_range(GroupLauncher<Each>& launcher, const LaunchContext& range) {
   std::array<uint64_t, 3> full{}, remainder{};
   for (unsigned d = 0; d < 3; ++d) {
     full[d] = range.global_size[d] / range.enqueued_local_size[d];
@@ -181,6 +174,50 @@ CUresult launch_range(GroupLauncher& launcher, const LaunchContext& range) {
     if (CUresult result = launcher.launch(block, groups, base); result != CUDA_SUCCESS) return result;
   }
   return CUDA_SUCCESS;
+}
+
+// A kernel launch's arguments bound to kernelParams, beside the LaunchContext of its range:
+// everything its CUDA launches need but the printf buffer. Lives on the launching thread's
+// stack (no heap memory for up to 32 arguments).
+class BoundLaunch {
+ public:
+  explicit BoundLaunch(const op::LaunchKernel& launch)
+      : kernel_(static_cast<const CudaKernelCode&>(*launch.kernel)),
+        launch_context_(whole_range(launch.range)),
+        parameters_(launch.arguments.size()),
+        local_bytes_(bind_arguments(launch, parameters_, launch_context_)) {}
+  BoundLaunch(const BoundLaunch&) = delete;
+  BoundLaunch& operator=(const BoundLaunch&) = delete;
+
+  const CudaKernelCode& kernel() const { return kernel_; }
+  LaunchContext& launch_context() { return launch_context_; }
+
+  // CL_SUCCESS, or the status of a kernel that cannot run with these __local arguments.
+  cl_int admit() const {
+    // platform/ checked the sum of the __local sizes, not the padding between them.
+    if (local_bytes_ > kernel_.max_shared_per_block()) return CL_OUT_OF_RESOURCES;
+    return kernel_.allow_dynamic_shared(local_bytes_);
+  }
+
+  // Hands every CUDA launch of the range to `each`, in order; stops at the first that fails.
+  template <class Each>
+  CUresult for_each(Each&& each) {
+    GridLaunch grid_launch{kernel_.function(), {}, {}, static_cast<unsigned>(local_bytes_), parameters_.pointers()};
+    GroupLauncher<std::remove_reference_t<Each>> launcher(grid_launch, launch_context_, each);
+    return launch_range(launcher, launch_context_);
+  }
+
+ private:
+  const CudaKernelCode& kernel_;
+  LaunchContext launch_context_;
+  KernelParameters parameters_;
+  uint64_t local_bytes_;
+};
+
+// The status of a launch the driver refused, which the context records.
+cl_int refused_launch(CudaContext& context, CUresult result) {
+  context.note_result(result);
+  return launch_status(result);
 }
 
 // Runs on a driver thread once the records are copied back: calls no driver function.
@@ -274,15 +311,10 @@ void PrintfBuffers::release(Slot* slot) {
 }
 
 Enqueued enqueue_kernel_launch(CudaContext& context, CUstream stream, const op::LaunchKernel& launch) {
-  const auto& kernel = static_cast<const CudaKernelCode&>(*launch.kernel);
   const CudaDriver& driver = context.driver();
-
-  LaunchContext launch_context = whole_range(launch.range);
-  KernelParameters parameters(launch.arguments.size());
-  const uint64_t local_bytes = bind_arguments(launch, parameters, launch_context);
-  // platform/ checked the sum of the __local sizes, not the padding between them.
-  if (local_bytes > kernel.max_shared_per_block()) return {CL_OUT_OF_RESOURCES, Pending::Nothing};
-  if (cl_int status = kernel.allow_dynamic_shared(local_bytes); status != CL_SUCCESS) return {status, Pending::Nothing};
+  BoundLaunch bound(launch);
+  if (cl_int status = bound.admit(); status != CL_SUCCESS) return {status, Pending::Nothing};
+  const CudaKernelCode& kernel = bound.kernel();
 
   PrintfBuffers& printf_pool = kernel.printf_buffers();
   SlotLease printf_slot(printf_pool, kernel.uses_printf() ? printf_pool.acquire(launch.printf_buffer_size) : nullptr);
@@ -296,7 +328,7 @@ Enqueued enqueue_kernel_launch(CudaContext& context, CUstream stream, const op::
 
   if (PrintfBuffers::Slot* buffer = printf_slot.get()) {
     buffer->sites = &kernel.printf_sites();
-    launch_context.printf_buffer = buffer->device;
+    bound.launch_context().printf_buffer = buffer->device;
     if (driver.cuMemcpyHtoDAsync(buffer->device, buffer->header_template(), kPrintfHeaderBytes, stream) !=
         CUDA_SUCCESS) {
       return fail(CL_OUT_OF_RESOURCES);
@@ -304,14 +336,12 @@ Enqueued enqueue_kernel_launch(CudaContext& context, CUstream stream, const op::
     enqueued = true;
   }
 
-  GroupLauncher launcher(driver, kernel.function(), stream, static_cast<unsigned>(local_bytes), parameters.pointers(),
-                         launch_context);
-  const CUresult launched = launch_range(launcher, launch_context);
-  enqueued = enqueued || launcher.launched();
-  if (launched != CUDA_SUCCESS) {
-    context.note_result(launched);
-    return fail(launch_status(launched));
-  }
+  const CUresult launched = bound.for_each([&](const GridLaunch& grid) {
+    const CUresult result = launch_grid(driver, grid, stream);
+    enqueued = enqueued || result == CUDA_SUCCESS;
+    return result;
+  });
+  if (launched != CUDA_SUCCESS) return fail(refused_launch(context, launched));
 
   if (PrintfBuffers::Slot* buffer = printf_slot.get()) {
     // The whole buffer comes back: how much the kernel used is known only on the device.
@@ -322,6 +352,14 @@ Enqueued enqueue_kernel_launch(CudaContext& context, CUstream stream, const op::
     printf_slot.let_go();  // print_records gives it back
   }
   return {CL_SUCCESS, Pending::StreamWork};
+}
+
+cl_int for_each_kernel_launch(CudaContext& context, const op::LaunchKernel& launch, EachGridLaunch each) {
+  BoundLaunch bound(launch);
+  if (bound.kernel().uses_printf()) return CL_INVALID_OPERATION;  // its buffer comes with enqueue_kernel_launch only
+  if (cl_int status = bound.admit(); status != CL_SUCCESS) return status;
+  const CUresult result = bound.for_each(each);
+  return result == CUDA_SUCCESS ? CL_SUCCESS : refused_launch(context, result);
 }
 
 }  // namespace cucl::backend::cuda

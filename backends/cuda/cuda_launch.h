@@ -3,6 +3,7 @@
 // dimension), and the printf buffer, whose records are printed once the kernel is done.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -12,6 +13,7 @@
 #include "backends/cuda/cuda_enqueued.h"
 #include "backends/operations.h"
 #include "backends/printf_format.h"
+#include "base/function_ref.h"
 
 namespace cucl::backend::cuda {
 
@@ -55,5 +57,27 @@ class PrintfBuffers {
 // running) when the kernel cannot run: CL_OUT_OF_RESOURCES (too much __local memory, a
 // launch the driver refuses) or CL_INVALID_WORK_GROUP_SIZE (a block the kernel cannot run).
 Enqueued enqueue_kernel_launch(CudaContext& context, CUstream stream, const op::LaunchKernel& launch);
+
+// One cuLaunchKernel of an NDRange: its arguments, the stream aside. `parameters` and what
+// it points at are valid only during the call the GridLaunch is handed to.
+struct GridLaunch {
+  CUfunction function;
+  std::array<unsigned, 3> grid, block;
+  unsigned shared_bytes;
+  void** parameters;
+};
+using EachGridLaunch = FunctionRef<CUresult(const GridLaunch&)>;
+
+inline CUresult launch_grid(const CudaDriver& driver, const GridLaunch& launch, CUstream stream) {
+  return driver.cuLaunchKernel(launch.function, launch.grid[0], launch.grid[1], launch.grid[2], launch.block[0],
+                               launch.block[1], launch.block[2], launch.shared_bytes, stream, launch.parameters,
+                               nullptr);
+}
+
+// The CUDA launches enqueue_kernel_launch makes for `launch`, handed to `each` in order
+// instead (a graph's kernel nodes are made and set from them); the kernel does not use
+// printf. CL_SUCCESS; the status of a kernel that cannot run, before any call of `each`;
+// or the status of the first failing `each` as a refused launch's.
+cl_int for_each_kernel_launch(CudaContext& context, const op::LaunchKernel& launch, EachGridLaunch each);
 
 }  // namespace cucl::backend::cuda
