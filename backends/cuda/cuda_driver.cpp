@@ -11,8 +11,10 @@ using GetProcAddress = decltype(&::cuGetProcAddress_v2);
 using DriverGetVersion = decltype(&::cuDriverGetVersion);
 
 // The driver ABI we ask for: what the headers describe, or older when the driver is older
-// (every entry point cucl uses kept its signature from CUDA 12.0 to the headers' version).
+// (every entry point of CUCL_CUDA_ENTRY_POINTS kept its signature from CUDA 12.0 to the
+// headers' version).
 constexpr int kOldestDriver = 12000;
+constexpr int kDriver12_3 = 12030;  // CUCL_CUDA_ENTRY_POINTS_SINCE_12_3
 
 }  // namespace
 
@@ -66,19 +68,28 @@ std::shared_ptr<const CudaDriver> load_cuda_driver(std::string& why_not) {
   }
   const int requested = std::min(driver->version, CUDA_VERSION);
   std::string missing;
-  auto resolve = [&](const char* name, auto& member) {
+  // The entry point, or null when the driver has none.
+  auto look_up = [&](const char* name, auto& member) {
     void* function = nullptr;
     CUdriverProcAddressQueryResult found = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
     if (get_proc(name, &function, requested, CU_GET_PROC_ADDRESS_DEFAULT, &found) != CUDA_SUCCESS ||
         found != CU_GET_PROC_ADDRESS_SUCCESS || !function) {
-      missing += missing.empty() ? name : std::string(", ") + name;
       return;
     }
     member = reinterpret_cast<std::remove_reference_t<decltype(member)>>(function);
   };
+  auto resolve = [&](const char* name, auto& member) {
+    look_up(name, member);
+    if (!member) missing += missing.empty() ? name : std::string(", ") + name;
+  };
 #define CUCL_CUDA_RESOLVE(name) resolve(#name, driver->name);
   CUCL_CUDA_ENTRY_POINTS(CUCL_CUDA_RESOLVE)
 #undef CUCL_CUDA_RESOLVE
+  if (driver->version >= kDriver12_3) {
+#define CUCL_CUDA_LOOK_UP(name) look_up(#name, driver->name);
+    CUCL_CUDA_ENTRY_POINTS_SINCE_12_3(CUCL_CUDA_LOOK_UP)
+#undef CUCL_CUDA_LOOK_UP
+  }
   if (!missing.empty()) {
     why_not = "the CUDA driver lacks " + missing;
     return nullptr;

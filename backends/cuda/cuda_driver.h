@@ -29,11 +29,18 @@ namespace cucl::backend::cuda {
   X(cuFuncSetAttribute) X(cuOccupancyMaxPotentialBlockSize) X(cuLaunchKernel) X(cuLaunchHostFunc)              \
   X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphDestroy) X(cuGraphInstantiateWithFlags)              \
   X(cuGraphExecUpdate) X(cuGraphExecDestroy) X(cuGraphLaunch) X(cuDeviceCanAccessPeer) X(cuCtxEnablePeerAccess) \
-  X(cuMemcpyPeerAsync)
+  X(cuMemcpyPeerAsync) X(cuGraphExecKernelNodeSetParams)
+
+// Entry points whose cuda.h signature dates from CUDA 12.3: looked up only from such a driver
+// (an older one would hand out the older signature) and null before; what needs them is then
+// off. cuStreamGetCaptureInfo: the kernel nodes of a command buffer's graph (updates without
+// a new capture).
+#define CUCL_CUDA_ENTRY_POINTS_SINCE_12_3(X) X(cuStreamGetCaptureInfo)
 
 struct CudaDriver {
 #define CUCL_CUDA_MEMBER(name) decltype(&::name) name = nullptr;
   CUCL_CUDA_ENTRY_POINTS(CUCL_CUDA_MEMBER)
+  CUCL_CUDA_ENTRY_POINTS_SINCE_12_3(CUCL_CUDA_MEMBER)
 #undef CUCL_CUDA_MEMBER
   int version = 0;  // cuDriverGetVersion: 1000 * major + 10 * minor
 

@@ -193,8 +193,8 @@ Enqueued enqueue_list(CudaContext& context, CUstream stream, const op::RecordedO
 // update of it would cost a new capture.
 Enqueued enqueue_command_list(CudaContext& context, CUstream stream, const op::RecordedOperations& list) {
   if (list.operations.size() > 1 && settings::enabled(settings::Name::CUCL_CUDA_GRAPHS) && capturable(list)) {
-    auto operations = [&](CUstream capture) { return enqueue_list(context, capture, list); };
-    if (std::optional<Enqueued> launched = launch_as_graph(context, stream, list, operations)) return *launched;
+    auto operation = [&](CUstream capture, const Operation& one) { return enqueue_operation(context, capture, one); };
+    if (std::optional<Enqueued> launched = launch_as_graph(context, stream, list, operation)) return *launched;
   }
   return enqueue_list(context, stream, list);
 }

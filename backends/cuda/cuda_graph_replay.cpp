@@ -1,9 +1,28 @@
 #include "backends/cuda/cuda_graph_replay.h"
 
+#include <algorithm>
 #include <mutex>
+#include <variant>
+#include <vector>
+
+#include "backends/cuda/cuda_launch.h"
 
 namespace cucl::backend::cuda {
 namespace {
+
+CUDA_KERNEL_NODE_PARAMS kernel_node_params(const GridLaunch& launch) {
+  CUDA_KERNEL_NODE_PARAMS params{};
+  params.func = launch.function;
+  params.gridDimX = launch.grid[0];
+  params.gridDimY = launch.grid[1];
+  params.gridDimZ = launch.grid[2];
+  params.blockDimX = launch.block[0];
+  params.blockDimY = launch.block[1];
+  params.blockDimZ = launch.block[2];
+  params.sharedMemBytes = launch.shared_bytes;
+  params.kernelParams = launch.parameters;  // copied by the driver during the call
+  return params;
+}
 
 // The executable graph of one command buffer on one context, and the list version it holds.
 class GraphReplay : public op::ReplayState {
@@ -23,12 +42,16 @@ class GraphReplay : public op::ReplayState {
   }
 
   std::optional<Enqueued> launch(CUstream stream, const op::RecordedOperations& list,
-                                 const EnqueueList& enqueue_list) {
+                                 EnqueueOperation enqueue_operation) {
     std::lock_guard lock(mutex_);
     if (refused_) return std::nullopt;
-    if ((!exec_ || version_ != list.version) && !bring_up_to_date(list, enqueue_list)) {
-      refused_ = true;
-      return std::nullopt;
+    if (!exec_ || version_ != list.version) {
+      if (!set_replaced_kernels(list) && !bring_up_to_date(list, enqueue_operation)) {
+        refused_ = true;
+        return std::nullopt;
+      }
+      version_ = list.version;
+      replaced_in_ = list.replaced_in;
     }
     // Launches already made keep the graph they had: an update changes later ones only.
     context_.check(context_.driver().cuGraphLaunch(exec_, stream), "cuGraphLaunch");
@@ -36,65 +59,82 @@ class GraphReplay : public op::ReplayState {
   }
 
  private:
-  // The graph of what enqueue_list puts on a stream, or null. The capture is local to this
-  // thread, so other threads keep using the driver as they please meanwhile.
-  CUgraph capture(const EnqueueList& enqueue_list) {
+  // Writes the kernel launches that differ between `list` and the version exec_ holds into
+  // their nodes; false (some perhaps written: a new capture then sets them all) unless those
+  // are all that differs and each makes as many CUDA launches as it has nodes (an uneven
+  // range makes one per edge).
+  bool set_replaced_kernels(const op::RecordedOperations& list) {
+    if (!exec_ || !graph_.kernel_nodes) return false;
+    const KernelNodes& nodes = *graph_.kernel_nodes;
+    const size_t count = list.operations.size();
+    if (nodes.operations() != count || list.replaced_in.size() != count || replaced_in_.size() != count) return false;
+    // Versions follow each other: what differs is what the newer one replaced since the older.
+    const std::vector<uint64_t>& replaced_in = list.version > version_ ? list.replaced_in : replaced_in_;
+    const uint64_t older = std::min(list.version, version_);
+    const CudaDriver& driver = context_.driver();
+    for (size_t i = 0; i < count; ++i) {
+      if (replaced_in[i] <= older) continue;
+      const auto* launch = std::get_if<op::LaunchKernel>(&list.operations[i]);
+      if (!launch || !nodes.is_kernel_launch(i)) return false;
+      const std::span<const CUgraphNode> kernel_nodes = nodes.of(i);
+      size_t next = 0;
+      const cl_int status = for_each_kernel_launch(context_, *launch, [&](const GridLaunch& grid) {
+        if (next == kernel_nodes.size()) return CUDA_ERROR_INVALID_VALUE;  // more launches than nodes
+        const CUDA_KERNEL_NODE_PARAMS params = kernel_node_params(grid);
+        return driver.cuGraphExecKernelNodeSetParams(exec_, kernel_nodes[next++], &params);
+      });
+      if (status != CL_SUCCESS || next != kernel_nodes.size()) return false;
+    }
+    return true;
+  }
+
+  // Captures `list` and applies it to exec_, or instantiates it where exec_ cannot take it.
+  bool bring_up_to_date(const op::RecordedOperations& list, EnqueueOperation enqueue_operation) {
     const CudaDriver& driver = context_.driver();
     if (!capture_stream_ && driver.cuStreamCreate(&capture_stream_, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS) {
       capture_stream_ = nullptr;
-      return nullptr;
+      return false;
     }
-    if (driver.cuStreamBeginCapture(capture_stream_, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL) != CUDA_SUCCESS) {
-      return nullptr;
-    }
-    Enqueued enqueued{CL_INVALID_OPERATION, Pending::Nothing};
-    try {
-      enqueued = enqueue_list(capture_stream_);
-    } catch (const CudaError&) {
-      // The capture is ended below and its graph thrown away.
-    }
-    CUgraph graph = nullptr;
-    const CUresult ended = driver.cuStreamEndCapture(capture_stream_, &graph);
-    if (ended != CUDA_SUCCESS || enqueued.status < 0) {
-      if (graph) driver.cuGraphDestroy(graph);
-      return nullptr;
-    }
-    return graph;
-  }
-
-  bool bring_up_to_date(const op::RecordedOperations& list, const EnqueueList& enqueue_list) {
-    CUgraph graph = capture(enqueue_list);
-    if (!graph) return false;
-    const CudaDriver& driver = context_.driver();
-    if (exec_) {
+    CapturedList captured = capture_list(context_, capture_stream_, list, enqueue_operation);
+    if (!captured.graph) return false;
+    // exec_'s nodes stay named by those of graph_, the graph it was instantiated from. The
+    // update pairs the nodes of two chains (a capture of one stream) in order, so graph_'s
+    // kernel nodes still name each launch's where every operation made as many as before.
+    const bool nodes_kept = !captured.kernel_nodes ||
+                            (graph_.kernel_nodes && graph_.kernel_nodes->same_shape(*captured.kernel_nodes));
+    if (exec_ && nodes_kept) {
       CUgraphExecUpdateResultInfo result{};
-      if (driver.cuGraphExecUpdate(exec_, graph, &result) != CUDA_SUCCESS) {
-        driver.cuGraphExecDestroy(exec_);  // another shape: instantiated anew below
-        exec_ = nullptr;
-      }
+      if (driver.cuGraphExecUpdate(exec_, captured.graph.get(), &result) == CUDA_SUCCESS) return true;
     }
-    if (!exec_ && driver.cuGraphInstantiateWithFlags(&exec_, graph, 0) != CUDA_SUCCESS) exec_ = nullptr;
-    driver.cuGraphDestroy(graph);
-    if (!exec_) return false;
-    version_ = list.version;
+    if (exec_) {
+      driver.cuGraphExecDestroy(exec_);  // another shape: instantiated anew
+      exec_ = nullptr;
+    }
+    if (driver.cuGraphInstantiateWithFlags(&exec_, captured.graph.get(), 0) != CUDA_SUCCESS) {
+      exec_ = nullptr;
+      return false;
+    }
+    graph_ = std::move(captured);
     return true;
   }
 
   CudaContext& context_;
   std::mutex mutex_;
   CUstream capture_stream_ = nullptr;
+  CapturedList graph_;  // what exec_ was instantiated from: its nodes name exec_'s
   CUgraphExec exec_ = nullptr;
   uint64_t version_ = 0;
+  std::vector<uint64_t> replaced_in_;  // of that version
   bool refused_ = false;
 };
 
 }  // namespace
 
 std::optional<Enqueued> launch_as_graph(CudaContext& context, CUstream stream, const op::RecordedOperations& list,
-                                        const EnqueueList& enqueue_list) {
+                                        EnqueueOperation enqueue_operation) {
   if (list.operations.empty()) return std::nullopt;
   auto replay = list.replay_states->get<GraphReplay>(&context, [&] { return std::make_shared<GraphReplay>(context); });
-  return replay->launch(stream, list, enqueue_list);
+  return replay->launch(stream, list, enqueue_operation);
 }
 
 }  // namespace cucl::backend::cuda
