@@ -1,7 +1,9 @@
 // The command buffer rows: 200 one-work-item launches of an empty kernel recorded once and
 // replayed (clEnqueueCommandBufferKHR + clFinish), beside the same 200 launches enqueued one
 // by one (+ clFinish), and, with cl_khr_command_buffer_mutable_dispatch, the replay after an
-// update of every launch's range; on devices that list cl_khr_command_buffer 0.9.8 (the
+// update of every launch's range, and updates of one argument before each replay of a
+// buffer of one kernel and of one of 8 kernels (on a GPU a list of several is one graph
+// launch, a list of one a kernel launch); on devices that list cl_khr_command_buffer 0.9.8 (the
 // system's headers declare these entry points with older parameters, so they are typed here).
 #include "measurements.h"
 
@@ -59,7 +61,7 @@ void measure_command_buffers(const Session& session, cl_program program, cl_mem 
                              Cells& cells) {
   if (!lists(session.device(), "cl_khr_command_buffer", CL_MAKE_VERSION(0, 9, 8))) {
     for (Row row : {kCommandBufferReplay, kCommandBufferEnqueues, kCommandBufferUpdateReplay,
-                    kCommandBufferArgumentUpdate}) {
+                    kCommandBufferArgumentUpdate, kCommandBufferArgumentUpdateOfMany}) {
       cells[row].note = "n/a (no cl_khr_command_buffer 0.9.8)";
     }
     return;
@@ -106,8 +108,9 @@ void measure_command_buffers(const Session& session, cl_program program, cl_mem 
   cells[kCommandBufferEnqueues].value = seconds * 1e6;
 
   if (!lists(session.device(), "cl_khr_command_buffer_mutable_dispatch", CL_MAKE_VERSION(0, 9, 5))) {
-    cells[kCommandBufferUpdateReplay].note = cells[kCommandBufferArgumentUpdate].note =
-        "n/a (no cl_khr_command_buffer_mutable_dispatch 0.9.5)";
+    for (Row row : {kCommandBufferUpdateReplay, kCommandBufferArgumentUpdate, kCommandBufferArgumentUpdateOfMany}) {
+      cells[row].note = "n/a (no cl_khr_command_buffer_mutable_dispatch 0.9.5)";
+    }
     return;
   }
   const auto update = entry_point<UpdateFn>(session.device(), "clUpdateMutableCommandsKHR");
@@ -128,27 +131,32 @@ void measure_command_buffers(const Session& session, cl_program program, cl_mem 
   cells[kCommandBufferUpdateReplay].value = seconds * 1e6;
   release(buffer);
 
-  // One kernel whose int argument changes before each replay, enqueued like the "kernel
-  // enqueue" row (clFinish once at the end).
+  // A buffer of `kernels` launches of a kernel whose int argument of the middle one changes
+  // before each replay, enqueued like the "kernel enqueue" row (clFinish once at the end).
   Kernel loop = create_kernel(program, "integer_loop");
   const cl_int no_steps = 0;
   BENCH_CL(clSetKernelArg(loop.get(), 0, sizeof out, &out));
   BENCH_CL(clSetKernelArg(loop.get(), 1, sizeof no_steps, &no_steps));
-  buffer = recorded(loop.get(), 1, true, &handles);
-  cl_int steps = 0;
-  const cl_mutable_dispatch_arg_khr argument = {1, sizeof steps, &steps};
-  MutableDispatchConfig config{handles[0], 1, 0, 0, 0, &argument, nullptr, nullptr, nullptr, nullptr, nullptr};
-  const void* config_pointer = &config;
-  seconds = median_seconds(settings.repetitions, [&] {
-    for (int i = 0; i < settings.enqueue_count; ++i) {
-      steps = i % 2;
-      BENCH_CL(update(buffer, 1, types.data(), &config_pointer));
-      BENCH_CL(enqueue(0, nullptr, buffer, 0, nullptr, nullptr));
-    }
-    BENCH_CL(clFinish(queue));
-  });
-  cells[kCommandBufferArgumentUpdate].value = seconds * 1e6 / settings.enqueue_count;
-  release(buffer);
+  auto update_and_replay = [&](int kernels) {
+    buffer = recorded(loop.get(), kernels, true, &handles);
+    cl_int steps = 0;
+    const cl_mutable_dispatch_arg_khr argument = {1, sizeof steps, &steps};
+    MutableDispatchConfig config{handles[kernels / 2], 1, 0, 0, 0, &argument, nullptr, nullptr, nullptr, nullptr,
+                                 nullptr};
+    const void* config_pointer = &config;
+    seconds = median_seconds(settings.repetitions, [&] {
+      for (int i = 0; i < settings.enqueue_count; ++i) {
+        steps = i % 2;
+        BENCH_CL(update(buffer, 1, types.data(), &config_pointer));
+        BENCH_CL(enqueue(0, nullptr, buffer, 0, nullptr, nullptr));
+      }
+      BENCH_CL(clFinish(queue));
+    });
+    release(buffer);
+    return seconds * 1e6 / settings.enqueue_count;
+  };
+  cells[kCommandBufferArgumentUpdate].value = update_and_replay(1);
+  cells[kCommandBufferArgumentUpdateOfMany].value = update_and_replay(8);
 }
 
 }  // namespace bench

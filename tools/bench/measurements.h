@@ -55,6 +55,7 @@ enum Row : std::size_t {
   kCommandBufferEnqueues,
   kCommandBufferUpdateReplay,
   kCommandBufferArgumentUpdate,
+  kCommandBufferArgumentUpdateOfMany,
   kMigrationToNextGpu,
   kDependencyBetweenQueuesOfThisGpu,
   kDependencyToNextGpu,
