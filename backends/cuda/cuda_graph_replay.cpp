@@ -59,30 +59,47 @@ class GraphReplay : public op::ReplayState {
   }
 
  private:
+  // Whether every operation that differs between `list` and the version exec_ holds is a
+  // kernel launch in both, whose nodes graph_ names.
+  bool only_kernel_launches_replaced(const op::RecordedOperations& list) const {
+    if (!exec_ || !graph_.kernel_nodes) return false;
+    const size_t count = list.operations.size();
+    if (graph_.kernel_nodes->operations() != count || list.replaced_in.size() != count ||
+        replaced_in_.size() != count) {
+      return false;
+    }
+    for (size_t i = 0; i < count; ++i) {
+      if (replaced(list, i) &&
+          (!std::holds_alternative<op::LaunchKernel>(list.operations[i]) || !graph_.kernel_nodes->is_kernel_launch(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+  // Whether operation i differs between `list` and the version exec_ holds. Versions are made
+  // one from the other: what differs is what the newer one replaced since the older.
+  bool replaced(const op::RecordedOperations& list, size_t i) const {
+    const std::vector<uint64_t>& replaced_in = list.version > version_ ? list.replaced_in : replaced_in_;
+    return replaced_in[i] > std::min(list.version, version_);
+  }
+
   // Writes the kernel launches that differ between `list` and the version exec_ holds into
   // their nodes; false (some perhaps written: a new capture then sets them all) unless those
   // are all that differs and each makes as many CUDA launches as it has nodes (an uneven
   // range makes one per edge).
   bool set_replaced_kernels(const op::RecordedOperations& list) {
-    if (!exec_ || !graph_.kernel_nodes) return false;
-    const KernelNodes& nodes = *graph_.kernel_nodes;
-    const size_t count = list.operations.size();
-    if (nodes.operations() != count || list.replaced_in.size() != count || replaced_in_.size() != count) return false;
-    // Versions follow each other: what differs is what the newer one replaced since the older.
-    const std::vector<uint64_t>& replaced_in = list.version > version_ ? list.replaced_in : replaced_in_;
-    const uint64_t older = std::min(list.version, version_);
+    if (!only_kernel_launches_replaced(list)) return false;
     const CudaDriver& driver = context_.driver();
-    for (size_t i = 0; i < count; ++i) {
-      if (replaced_in[i] <= older) continue;
-      const auto* launch = std::get_if<op::LaunchKernel>(&list.operations[i]);
-      if (!launch || !nodes.is_kernel_launch(i)) return false;
-      const std::span<const CUgraphNode> kernel_nodes = nodes.of(i);
+    for (size_t i = 0; i < list.operations.size(); ++i) {
+      if (!replaced(list, i)) continue;
+      const std::span<const CUgraphNode> kernel_nodes = graph_.kernel_nodes->of(i);
       size_t next = 0;
-      const cl_int status = for_each_kernel_launch(context_, *launch, [&](const GridLaunch& grid) {
-        if (next == kernel_nodes.size()) return CUDA_ERROR_INVALID_VALUE;  // more launches than nodes
-        const CUDA_KERNEL_NODE_PARAMS params = kernel_node_params(grid);
-        return driver.cuGraphExecKernelNodeSetParams(exec_, kernel_nodes[next++], &params);
-      });
+      const cl_int status =
+          for_each_kernel_launch(context_, std::get<op::LaunchKernel>(list.operations[i]), [&](const GridLaunch& grid) {
+            if (next == kernel_nodes.size()) return CUDA_ERROR_INVALID_VALUE;  // more launches than nodes
+            const CUDA_KERNEL_NODE_PARAMS params = kernel_node_params(grid);
+            return driver.cuGraphExecKernelNodeSetParams(exec_, kernel_nodes[next++], &params);
+          });
       if (status != CL_SUCCESS || next != kernel_nodes.size()) return false;
     }
     return true;
@@ -99,9 +116,11 @@ class GraphReplay : public op::ReplayState {
     if (!captured.graph) return false;
     // exec_'s nodes stay named by those of graph_, the graph it was instantiated from. The
     // update pairs the nodes of two chains (a capture of one stream) in order, so graph_'s
-    // kernel nodes still name each launch's where every operation made as many as before.
+    // kernel nodes still name each launch's where only kernel launches were replaced and
+    // each made as many nodes as before.
     const bool nodes_kept = !captured.kernel_nodes ||
-                            (graph_.kernel_nodes && graph_.kernel_nodes->same_shape(*captured.kernel_nodes));
+                            (only_kernel_launches_replaced(list) &&
+                             graph_.kernel_nodes->same_shape(*captured.kernel_nodes));
     if (exec_ && nodes_kept) {
       CUgraphExecUpdateResultInfo result{};
       if (driver.cuGraphExecUpdate(exec_, captured.graph.get(), &result) == CUDA_SUCCESS) return true;
