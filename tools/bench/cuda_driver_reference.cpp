@@ -235,8 +235,8 @@ class CapturedLaunches {
 };
 
 // The command buffer rows as the driver does them with a graph of the same launches:
-// launched, the launches one by one, every node's parameters set then launched, and a
-// one-node graph's parameters set and launched per call.
+// launched, the launches one by one, every node's parameters set then launched, and one
+// node's parameters set and the graph (of one node, of eight) launched per call.
 void measure_graphs(const Driver& driver, CUstream stream, CUfunction empty, const Settings& settings, Cells& cells) {
   constexpr int kLaunches = 200;
   CapturedLaunches all(driver, stream, empty, kLaunches);
@@ -257,15 +257,17 @@ void measure_graphs(const Driver& driver, CUstream stream, CUfunction empty, con
     BENCH_CU(cuStreamSynchronize(stream));
   });
   cells[kCommandBufferUpdateReplay].value = seconds * 1e6;
-  CapturedLaunches one(driver, stream, empty, 1);
-  seconds = median_seconds(settings.repetitions, [&] {
-    for (int i = 0; i < settings.enqueue_count; ++i) {
-      BENCH_CU(cuGraphExecKernelNodeSetParams(one.exec, one.nodes[0], &one.parameters[0]));
-      BENCH_CU(cuGraphLaunch(one.exec, stream));
-    }
-    BENCH_CU(cuStreamSynchronize(stream));
-  });
-  cells[kCommandBufferArgumentUpdate].value = seconds * 1e6 / settings.enqueue_count;
+  for (auto [launches, row] : {std::pair{1, kCommandBufferArgumentUpdate}, std::pair{8, kCommandBufferArgumentUpdateOfMany}}) {
+    CapturedLaunches few(driver, stream, empty, launches);
+    seconds = median_seconds(settings.repetitions, [&] {
+      for (int i = 0; i < settings.enqueue_count; ++i) {
+        BENCH_CU(cuGraphExecKernelNodeSetParams(few.exec, few.nodes[0], &few.parameters[0]));
+        BENCH_CU(cuGraphLaunch(few.exec, stream));
+      }
+      BENCH_CU(cuStreamSynchronize(stream));
+    });
+    cells[row].value = seconds * 1e6 / settings.enqueue_count;
+  }
 }
 
 // One end of a chain of empty kernels: a stream, the kernel loaded in the stream's context,
