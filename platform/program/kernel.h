@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "backends/kernel_code.h"
+#include "base/inline_vector.h"
 #include "platform/objects/api_ref.h"
 #include "platform/memory/memory.h"
 #include "platform/program/program.h"
@@ -15,7 +16,7 @@ namespace cucl {
 
 struct KernelArgValue {
   bool set = false;
-  std::vector<std::byte> bytes;  // by-value arguments
+  InlineVector<std::byte, 16> bytes;  // by-value arguments (in place up to a double2 or float4)
   // Buffer arguments (null: a NULL buffer). Only the handle: setting an argument does not
   // keep the object alive (the application may release it; the CTS checks that its
   // destructor callback then runs). The launch looks it up again.
