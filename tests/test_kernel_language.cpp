@@ -508,6 +508,51 @@ TEST_P(KernelLanguage, ChoicesAmongShiftsGiveEachArmsValue) {
   }
 }
 
+// Volatile private variables, arrays and struct members keep their values whether the
+// compiler keeps them in registers (backends/codegen/private_volatiles.h) or, where their
+// address goes to a helper, in memory.
+TEST_P(KernelLanguage, VolatilePrivateVariablesKeepTheirValues) {
+  BuiltProgram program(env, R"(
+    typedef struct { int a; volatile int b; } Pair;
+    int read_through(volatile int* p) { return *p + 1; }
+    kernel void volatiles(global int* out, int n) {
+      const int i = get_global_id(0);
+      volatile int index = i * 3;
+      volatile int table[4] = {1, 2, 3, 4};
+      Pair pair = {i, -i};
+      int sum = 0;
+      for (int k = 0; k < n; ++k) {
+        table[k & 3] += index;
+        pair.b += k;
+        sum += table[(k + i) & 3];
+      }
+      volatile int escaped = sum;
+      out[3 * i] = sum + index;
+      out[3 * i + 1] = pair.a + pair.b;
+      out[3 * i + 2] = read_through(&escaped);
+    })");
+  cl_kernel kernel = program.kernel("volatiles");
+  ASSERT_NE(kernel, nullptr);
+  constexpr size_t kItems = 64;
+  const cl_int n = 7;
+  DeviceBuffer out(env.context, kItems * 3 * sizeof(cl_int));
+  ASSERT_EQ(clSetKernelArg(kernel, 0, sizeof(cl_mem), out.address()), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(kernel, 1, sizeof n, &n), CL_SUCCESS);
+  run_1d(env.queue, kernel, kItems, 16);
+  const auto got = read_buffer<cl_int>(env.queue, out.get(), kItems * 3);
+  for (int i = 0; i < static_cast<int>(kItems); ++i) {
+    int table[4] = {1, 2, 3, 4}, b = -i, sum = 0;
+    for (int k = 0; k < n; ++k) {
+      table[k & 3] += i * 3;
+      b += k;
+      sum += table[(k + i) & 3];
+    }
+    EXPECT_EQ(got[3 * i], sum + i * 3) << i;
+    EXPECT_EQ(got[3 * i + 1], i + b) << i;
+    EXPECT_EQ(got[3 * i + 2], sum + 1) << i;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryDevice, KernelLanguage, ::testing::ValuesIn(all_devices()), device_name);
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "backends/codegen/module_tools.h"
 
 #include "backends/codegen/linear_switch_arms.h"
+#include "backends/codegen/private_volatiles.h"
 
 #include <llvm/ADT/SCCIterator.h>
 #include <llvm/Analysis/CallGraph.h>
@@ -143,6 +144,7 @@ void optimize_module(llvm::Module& module, llvm::TargetMachine& machine, bool fu
   tuning.SLPVectorization = full;
   llvm::PassBuilder builder(&machine, tuning);
   if (full) {
+    drop_volatile_from_private_variables(module);
     builder.registerPeepholeEPCallback([](llvm::FunctionPassManager& passes, llvm::OptimizationLevel) {
       passes.addPass(LinearSwitchArmsPass());
     });

@@ -364,6 +364,24 @@ kernel void strided(global float* out, uint count) {
   EXPECT_EQ(align.find("bra"), std::string::npos) << align;
 }
 
+// A volatile private variable that nothing else can see lives in a register
+// (backends/codegen/private_volatiles.h): CLBlast's xgemm declares its thread index so.
+TEST(NvptxCodegen, VolatilePrivateVariablesLiveInRegisters) {
+  SKIP_WITHOUT_PTXAS();
+  const CodegenResult result = compile(R"(
+kernel void tiles(global float* out, global const float* in, int tiles) {
+  volatile int tid = get_local_id(0) + 16 * get_local_id(1);
+  float sum = 0.0f;
+  for (int t = 0; t < tiles; ++t) sum += in[t * 256 + tid];
+  out[tid] = sum;
+})");
+  ASSERT_TRUE(result.ok) << result.log;
+  const std::string ptx = decoded(result).ptx;
+  EXPECT_TRUE(ptxas_accepts(ptx));
+  EXPECT_EQ(ptx.find("volatile"), std::string::npos) << ptx;
+  EXPECT_EQ(ptx.find("__local_depot"), std::string::npos) << ptx;
+}
+
 // A kernel with reqd_work_group_size tells ptxas its largest block (.maxntid, not .reqntid:
 // a non-uniform range's edge groups are smaller blocks); a kernel without says nothing.
 TEST(NvptxCodegen, RequiredWorkGroupSizeBoundsTheBlock) {
