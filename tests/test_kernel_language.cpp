@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "program_test_helpers.h"
+#include "support/byte_align_source.h"
 
 using namespace cucl_test;
 using namespace program_test;
@@ -423,16 +424,7 @@ TEST_P(KernelLanguage, IntegerDivisionByZeroAndSignedOverflowDoNotStopTheProgram
 // not linear in the value, a value that is not the one switched on, a default arm that
 // gives something else, and the choice made inside a loop on a value set outside it.
 TEST_P(KernelLanguage, ChoicesAmongShiftsGiveEachArmsValue) {
-  BuiltProgram program(env, R"(
-    uint align_bytes(uint a, uint b, int c) {
-      uint r = 0;
-      const int cm = c & 3;
-           if (cm == 0) { r = b; }
-      else if (cm == 1) { r = (a >> 24) | (b <<  8); }
-      else if (cm == 2) { r = (a >> 16) | (b << 16); }
-      else if (cm == 3) { r = (a >>  8) | (b << 24); }
-      return r;
-    }
+  BuiltProgram program(env, std::string(kAlignBytesSource) + R"(
     uint not_linear(uint a, uint c) {
       switch (c & 3) {
         case 0: return a << 1;

@@ -19,6 +19,7 @@
 #include "backends/cuda/nvptx_program.h"
 #include "platform/compiler/frontend.h"
 #include "platform/compiler/spirv_reader.h"
+#include "tests/support/byte_align_source.h"
 #include "tests/support/spirv_samples.h"
 
 namespace {
@@ -332,16 +333,7 @@ kernel void loops(global int* out, global float* f, int n, float limit) {
 // (backends/cuda/codegen/funnel_shifts.h), with no branch left.
 TEST(NvptxCodegen, ByteAlignmentChainsBecomeOneFunnelShift) {
   SKIP_WITHOUT_PTXAS();
-  const CodegenResult result = compile(R"(
-uint align_bytes(uint a, uint b, int c) {
-  uint r = 0;
-  const int cm = c & 3;
-       if (cm == 0) { r = b; }
-  else if (cm == 1) { r = (a >> 24) | (b <<  8); }
-  else if (cm == 2) { r = (a >> 16) | (b << 16); }
-  else if (cm == 3) { r = (a >>  8) | (b << 24); }
-  return r;
-}
+  const CodegenResult result = compile(std::string(cucl_test::kAlignBytesSource) + R"(
 kernel void align(global uint* out, global const uint* in, int offset) {
   out[0] = align_bytes(in[0], in[1], offset);
   out[1] = align_bytes(0, in[1], offset);
