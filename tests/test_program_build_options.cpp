@@ -151,6 +151,14 @@ TEST_P(BuildOptions, EveryLanguageExtensionReportedIsDefined) {
   EXPECT_GT(checked, 0);
 }
 
+// OpenCL C defines __IMAGE_SUPPORT__ on every device with images (the CTS's
+// kernel_numeric_constants checks it); test_unsupported_images checks the other side.
+TEST_P(BuildOptions, ImageSupportMacroIsDefinedOnDevicesWithImages) {
+  if (!info_value<cl_bool>(clGetDeviceInfo, env.device, CL_DEVICE_IMAGE_SUPPORT)) GTEST_SKIP() << "no images";
+  std::string log;
+  EXPECT_EQ(build_with_macro_check(env, "__IMAGE_SUPPORT__", true, &log), CL_SUCCESS) << log;
+}
+
 TEST_P(BuildOptions, OptionalFeaturesNotReportedAreNotDefined) {
   std::set<std::string> reported;
   for (const auto& f : name_versions(env.device, CL_DEVICE_OPENCL_C_FEATURES)) reported.insert(f.name);

@@ -30,6 +30,16 @@ class WithoutImages : public Unsupported {
 
 // ---- images ----------------------------------------------------------------------------
 
+// OpenCL C defines __IMAGE_SUPPORT__ only on devices with images.
+TEST_F(WithoutImages, ImageSupportMacroIsNotDefined) {
+  const char* source = "#ifdef __IMAGE_SUPPORT__\n#error __IMAGE_SUPPORT__ is defined\n#endif\nkernel void k() {}\n";
+  cl_int status = CL_SUCCESS;
+  cl_program program = clCreateProgramWithSource(env.context, 1, &source, nullptr, &status);
+  ASSERT_EQ(status, CL_SUCCESS);
+  EXPECT_EQ(clBuildProgram(program, 1, &env.device, "", nullptr, nullptr), CL_SUCCESS);
+  clReleaseProgram(program);
+}
+
 TEST_F(WithoutImages, CreateImageReportsNoImageSupportRightAfterTheContext) {
   cl_image_format format{CL_RGBA, CL_UNORM_INT8};
   cl_image_desc desc{};

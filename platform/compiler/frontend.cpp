@@ -73,8 +73,12 @@ std::vector<std::string> clang_arguments(const FrontendRequest& request, const b
       args.push_back("-D" + feature.name + "=1");
     }
   }
-  // The image channel type OpenCL 3.0 added, which clang 15's header does not name.
-  if (device.image_support) args.push_back("-DCLK_UNORM_INT_101010_2=0x10E0");
+  if (device.image_support) {
+    // OpenCL C defines it for every device with images; clang leaves it to the driver.
+    args.push_back("-D__IMAGE_SUPPORT__=1");
+    // The image channel type OpenCL 3.0 added, which clang 15's header does not name.
+    args.push_back("-DCLK_UNORM_INT_101010_2=0x10E0");
+  }
   // Optimisation happens after the builtins are linked (in the backend): the front end
   // only sets the level, which decides the metadata later passes rely on.
   if (request.optimize) {

@@ -61,7 +61,9 @@ compiler::ProgramBinary program_binary(const Device& device, const ProgramBuild&
 std::string build_cache_key(const Device& device, std::string_view kind, std::string_view options,
                             std::string_view input) {
   const auto& compiler = device.description().compiler;
-  return compiler::content_hash({"cucl-build-4", kind, compiler.triple, compiler.code_target,
+  // The tag changes whenever the same input may build differently (predefined macros,
+  // code generation), so that no program cached by an earlier cucl is taken for it.
+  return compiler::content_hash({"cucl-build-5", kind, compiler.triple, compiler.code_target,
                                  compiler.compiler_identity, options, input});
 }
 
