@@ -18,7 +18,8 @@ namespace {
 
 // Bounds the switched values and slopes handled, so that the linear fit below is exact in
 // 64-bit arithmetic.
-constexpr int64_t kLargestMagnitude = int64_t{1} << 24;
+constexpr unsigned kLargestBits = 24;
+constexpr int64_t kLargestMagnitude = int64_t{1} << kLargestBits;
 
 // An arm as a funnel shift: the high word of `high:low` shifted left by `amount` (modulo
 // the width). Shifts by a constant are funnel shifts with a zero word.
@@ -141,7 +142,7 @@ bool fold_phi(llvm::PHINode& phi, llvm::LazyValueInfo& values, const llvm::Domin
       if (!key) break;
       // The key as the rebuilt amount will see it: zero-extended or truncated to its type.
       const llvm::APInt cast = key->zextOrTrunc(type->getBitWidth());
-      if (cast.getActiveBits() > 24) break;
+      if (cast.getActiveBits() > kLargestBits) break;
       keys.push_back(static_cast<int64_t>(cast.getZExtValue()));
     }
     if (keys.size() != phi.getNumIncomingValues()) continue;

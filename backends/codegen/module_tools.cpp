@@ -1,8 +1,5 @@
 #include "backends/codegen/module_tools.h"
 
-#include "backends/codegen/linear_switch_arms.h"
-#include "backends/codegen/private_volatiles.h"
-
 #include <llvm/ADT/SCCIterator.h>
 #include <llvm/Analysis/CallGraph.h>
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -19,6 +16,9 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
 #include <llvm/Transforms/IPO/GlobalDCE.h>
+
+#include "backends/codegen/linear_switch_arms.h"
+#include "backends/codegen/private_volatiles.h"
 
 namespace cucl::backend {
 namespace {

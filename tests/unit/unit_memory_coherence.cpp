@@ -335,6 +335,14 @@ class Coherence : public ::testing::Test {
   FakeMemory& host = *storage.memories[0];
   FakeMemory& gpu = *storage.memories[1];
   FakeMemory& gpu2 = *storage.memories[2];
+
+  // GPU 1 alone holds the bytes (the two GPUs are peers) and copies into GPU 2 are held
+  // back on its stream until it is resumed.
+  void gpu1_holds_and_copies_to_gpu2_wait() {
+    storage.peers = {{1, 2}};
+    ASSERT_EQ(acquire(coherence, 1, 0, kSize, Access::Overwrite), CL_SUCCESS);
+    storage.streams[2]->pause(true);
+  }
 };
 
 TEST_F(Coherence, ReadsBeforeAnyWriteCopyNothing) {
@@ -458,10 +466,8 @@ TEST_F(Coherence, NoTransferStartsBeforeTheWaiterCanSayWhatItWaitsFor) {
 // stream, not when it ends: the bytes on their way count as present for it, and it hears
 // the transfer's end (settled) later.
 TEST_F(Coherence, AFollowerGoesOnOnceTheLastStepIsSubmittedAndHearsItsEndLater) {
-  storage.peers = {{1, 2}};
-  ASSERT_EQ(acquire(coherence, 1, 0, kSize, Access::Overwrite), CL_SUCCESS);
+  ASSERT_NO_FATAL_FAILURE(gpu1_holds_and_copies_to_gpu2_wait());
   fill(gpu, 0, kSize, 7);
-  storage.streams[2]->pause(true);
   FakeStream command_stream;
   Follower follower(command_stream);
   EXPECT_TRUE(start_following(coherence, follower, 2, Access::Read, kSize));
@@ -485,10 +491,8 @@ TEST_F(Coherence, AFollowerGoesOnOnceTheLastStepIsSubmittedAndHearsItsEndLater) 
 // A command that cannot follow on the device (the host device's) and comes while a
 // followed transfer is in flight waits for its end as before.
 TEST_F(Coherence, AWaiterThatCannotFollowWaitsForTheEndOfAFollowedTransfer) {
-  storage.peers = {{1, 2}};
-  ASSERT_EQ(acquire(coherence, 1, 0, kSize, Access::Overwrite), CL_SUCCESS);
+  ASSERT_NO_FATAL_FAILURE(gpu1_holds_and_copies_to_gpu2_wait());
   fill(gpu, 0, kSize, 4);
-  storage.streams[2]->pause(true);
   FakeStream command_stream;
   Follower follower(command_stream);
   EXPECT_TRUE(start_following(coherence, follower, 2, Access::Read, kSize));
@@ -506,9 +510,7 @@ TEST_F(Coherence, AWaiterThatCannotFollowWaitsForTheEndOfAFollowedTransfer) {
 // A write elsewhere while a followed transfer is in flight makes it stale: it adds no holder
 // when it ends, and its follower still hears that end.
 TEST_F(Coherence, AFollowedTransferMadeStaleAddsNoHolderButSettles) {
-  storage.peers = {{1, 2}};
-  ASSERT_EQ(acquire(coherence, 1, 0, kSize, Access::Overwrite), CL_SUCCESS);
-  storage.streams[2]->pause(true);
+  ASSERT_NO_FATAL_FAILURE(gpu1_holds_and_copies_to_gpu2_wait());
   FakeStream command_stream;
   Follower follower(command_stream);
   EXPECT_TRUE(start_following(coherence, follower, 2, Access::Read, kSize));

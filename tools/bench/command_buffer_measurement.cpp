@@ -2,8 +2,8 @@
 // replayed (clEnqueueCommandBufferKHR + clFinish), beside the same 200 launches enqueued one
 // by one (+ clFinish), and, with cl_khr_command_buffer_mutable_dispatch, the replay after an
 // update of every launch's range, and updates of one argument before each replay of a
-// buffer of one kernel and of one of 8 kernels (on a GPU a list of several is one graph
-// launch, a list of one a kernel launch); on devices that list cl_khr_command_buffer 0.9.8 (the
+// buffer of one kernel and of one of 8 kernels (on a GPU each replay is one graph launch
+// and each update sets the changed node); on devices that list cl_khr_command_buffer 0.9.8 (the
 // system's headers declare these entry points with older parameters, so they are typed here).
 #include "measurements.h"
 
