@@ -1,6 +1,7 @@
 #include "platform/command_buffer/command_buffer.h"
 
 #include <algorithm>
+#include <atomic>
 
 namespace cucl {
 
@@ -24,6 +25,11 @@ cl_command_buffer_state_khr CommandBuffer::state() const {
   return state_locked();
 }
 
+bool CommandBuffer::finalized() const {
+  std::lock_guard lock(mutex_);
+  return finalized_;
+}
+
 cl_command_buffer_state_khr CommandBuffer::state_locked() const {
   if (!finalized_) return CL_COMMAND_BUFFER_STATE_RECORDING_KHR;
   const bool complete = std::all_of(mutable_commands_.begin(), mutable_commands_.end(),
@@ -42,9 +48,7 @@ void CommandBuffer::check_recording(cl_uint num_sync_points, const cl_sync_point
 }
 
 CommandBuffer::Recorded CommandBuffer::recorded_of(CommandSpec& spec) {
-  Recorded recorded{std::move(spec.accesses), {}};
-  for (Ref<Object>& object : spec.keep_alive) recorded.held.push_back(std::move(object));
-  return recorded;
+  return Recorded{std::move(spec.accesses), std::move(spec.keep_alive)};
 }
 
 cl_sync_point_khr CommandBuffer::append(CommandSpec spec) {
@@ -73,22 +77,37 @@ cl_sync_point_khr CommandBuffer::record_mutable(CommandSpec spec, Ref<Kernel> ke
   return sync_point;
 }
 
-void CommandBuffer::replace(std::vector<Replacement> replacements) {
+void CommandBuffer::replace(std::span<const Replacement> replacements) {
   std::lock_guard lock(mutex_);
   // Replays already enqueued keep the list they were given.
   std::shared_ptr<backend::op::RecordedOperations> list;
-  if (finalized_) {
-    list = std::make_shared<backend::op::RecordedOperations>(*list_);
-    list->version = ++list->replay_states->last_version;
-  }
-  for (Replacement& replacement : replacements) {
-    CommandSpec& spec = replacement.spec;
+  if (finalized_) list = next_version_locked();
+  for (const Replacement& replacement : replacements) {
+    CommandSpec& spec = *replacement.spec;
     recorded_.at(replacement.index) = recorded_of(spec);
     auto& operations = list ? list->operations : operations_;
     operations.at(replacement.index) = std::move(spec.operation);
     if (list) list->replaced_in.at(replacement.index) = list->version;
   }
-  if (list) list_ = std::move(list);
+  if (list) {
+    spare_ = std::move(list_);
+    list_ = std::move(list);
+  }
+}
+
+std::shared_ptr<backend::op::RecordedOperations> CommandBuffer::next_version_locked() {
+  std::shared_ptr<backend::op::RecordedOperations> list;
+  if (spare_ && spare_.use_count() == 1) {
+    // The last replay that held it has let go (a release): what it read comes before this.
+    std::atomic_thread_fence(std::memory_order_acquire);
+    list = std::move(spare_);
+    list->operations = list_->operations;  // in the memory the spare already has
+    list->replaced_in = list_->replaced_in;
+  } else {
+    list = std::make_shared<backend::op::RecordedOperations>(*list_);
+  }
+  list->version = ++list->replay_states->last_version;
+  return list;
 }
 
 void CommandBuffer::finalize() {

@@ -13,6 +13,7 @@
 
 #include <memory>
 #include <mutex>
+#include <span>
 #include <vector>
 
 #include "platform/command_buffer/command_buffer_khr.h"
@@ -40,6 +41,8 @@ class CommandBuffer final : public Object {
   const std::vector<cl_command_buffer_properties_khr>& properties() const { return properties_; }
   // Recording, then finalized while a mutable command still lacks arguments, then executable.
   cl_command_buffer_state_khr state() const;
+  // state() != CL_COMMAND_BUFFER_STATE_RECORDING_KHR, without asking every mutable command.
+  bool finalized() const;
 
   // CL_INVALID_OPERATION once finalized; CL_INVALID_SYNC_POINT_WAIT_LIST_KHR unless the
   // list is well formed and names commands already recorded.
@@ -53,12 +56,12 @@ class CommandBuffer final : public Object {
                                    cl_mutable_dispatch_fields_khr updatable,
                                    std::vector<cl_command_properties_khr> properties, cl_mutable_command_khr* handle);
   // Replaces the work of each command `index` for every later replay (one copy of the list
-  // for all of them).
+  // for all of them), taking what each `spec` holds.
   struct Replacement {
     size_t index;
-    CommandSpec spec;
+    CommandSpec* spec;
   };
-  void replace(std::vector<Replacement> replacements);
+  void replace(std::span<const Replacement> replacements);
   // Held by clUpdateMutableCommandsKHR from its checks to its last replacement.
   std::mutex& update_mutex() { return update_mutex_; }
   // CL_INVALID_OPERATION unless recording.
@@ -70,7 +73,7 @@ class CommandBuffer final : public Object {
  private:
   struct Recorded {
     std::vector<MemoryAccess> accesses;
-    std::vector<Ref<Object>> held;
+    HeldObjects held;
   };
   // The mutable commands' handles go with the buffer's.
   void on_api_released() override;
@@ -78,6 +81,8 @@ class CommandBuffer final : public Object {
   // What the buffer keeps of a command besides its operation (taken from `spec`).
   static Recorded recorded_of(CommandSpec& spec);
   cl_sync_point_khr append(CommandSpec spec);
+  // A copy of list_ as a new version, for an update of a finalized buffer.
+  std::shared_ptr<backend::op::RecordedOperations> next_version_locked();
 
   Ref<Queue> queue_;
   ApiRef<Queue> queue_pin_;  // CL_COMMAND_BUFFER_QUEUES_KHR is a valid handle while this one is
@@ -91,7 +96,10 @@ class CommandBuffer final : public Object {
   std::vector<backend::Operation> operations_;  // while recording
   std::vector<Recorded> recorded_;              // per command
   std::vector<Ref<MutableCommand>> mutable_commands_;
-  std::shared_ptr<const backend::op::RecordedOperations> list_;  // once finalized
+  std::shared_ptr<backend::op::RecordedOperations> list_;  // once finalized
+  // The version before list_, kept so that an update once no replay holds it any more makes
+  // the next version in its place rather than in new memory.
+  std::shared_ptr<backend::op::RecordedOperations> spare_;
 };
 
 }  // namespace cucl

@@ -41,6 +41,9 @@ class MutableCommand final : public Object {
   cl_mutable_dispatch_fields_khr updatable() const { return updatable_; }
   const std::vector<cl_command_properties_khr>& properties() const { return properties_; }
   Config config() const;
+  // The configuration itself, for clUpdateMutableCommandsKHR only: it holds the buffer's
+  // update_mutex(), and updates are the only writers.
+  const Config& config_while_updating() const { return config_; }
   void set_config(Config config);
   // config().complete(), without the copy (the buffer's state asks on every enqueue).
   bool complete() const;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/error.h"
+#include "base/inline_vector.h"
 #include "platform/memory/svm_rules.h"
 #include "platform/objects/lookup.h"
 #include "platform/program/ndrange.h"
@@ -66,9 +67,9 @@ bool uniform(const MutableCommand::Config& config) {
 CommandSpec work_of(Queue& queue, Kernel& kernel, const MutableCommand::Config& config) {
   const size_t* local = config.local_given ? config.local_size.data() : nullptr;
   const bool complete = config.complete();
-  CommandSpec spec = ndrange_kernel_with(queue, kernel, complete ? config.args : std::vector<KernelArgValue>(),
-                                         config.work_dim, config.global_offset.data(), config.global_size.data(),
-                                         local);
+  const std::vector<KernelArgValue> none;
+  CommandSpec spec = ndrange_kernel_with(queue, kernel, complete ? config.args : none, config.work_dim,
+                                         config.global_offset.data(), config.global_size.data(), local);
   if (!complete) {
     spec.operation = backend::op::Nothing{};
     spec.accesses.clear();
@@ -143,7 +144,7 @@ void record_kernel(CommandBuffer& buffer, const cl_command_properties_khr* prope
 
 void update_mutable_commands(CommandBuffer& buffer, cl_uint num_configs, const cl_uint* config_types,
                              const void** configs) {
-  check(buffer.state() != CL_COMMAND_BUFFER_STATE_RECORDING_KHR, CL_INVALID_OPERATION);
+  check(buffer.finalized(), CL_INVALID_OPERATION);
   check(buffer.is_mutable(), CL_INVALID_OPERATION);
   check((config_types == nullptr) == (num_configs == 0), CL_INVALID_VALUE);
   check((configs == nullptr) == (num_configs == 0), CL_INVALID_VALUE);
@@ -152,6 +153,8 @@ void update_mutable_commands(CommandBuffer& buffer, cl_uint num_configs, const c
     check(configs[i] != nullptr, CL_INVALID_VALUE);
   }
   struct Update {
+    Update(Queue& queue, Ref<MutableCommand> changed, MutableCommand::Config next)
+        : command(std::move(changed)), config(std::move(next)), work(work_of(queue, command->kernel(), config)) {}
     Ref<MutableCommand> command;
     MutableCommand::Config config;
     CommandSpec work;
@@ -159,6 +162,7 @@ void update_mutable_commands(CommandBuffer& buffer, cl_uint num_configs, const c
   // One update at a time per buffer, so that what is checked is what is replaced.
   const std::lock_guard lock(buffer.update_mutex());
   std::vector<Update> updates;
+  updates.reserve(num_configs);
   for (cl_uint i = 0; i < num_configs; ++i) {
     const auto& change = *static_cast<const MutableDispatchConfig*>(configs[i]);
     Ref<MutableCommand> command = lookup<MutableCommand>(change.command);
@@ -166,20 +170,18 @@ void update_mutable_commands(CommandBuffer& buffer, cl_uint num_configs, const c
     // A command named twice takes both changes, in order.
     auto earlier = std::find_if(updates.begin(), updates.end(),
                                 [&](const Update& update) { return update.command == command; });
-    MutableCommand::Config next =
-        changed_config(*command, change, earlier != updates.end() ? earlier->config : command->config());
-    CommandSpec work = work_of(buffer.queue(), command->kernel(), next);
     if (earlier != updates.end()) {
-      earlier->config = std::move(next);
-      earlier->work = std::move(work);
+      earlier->config = changed_config(*command, change, earlier->config);
+      earlier->work = work_of(buffer.queue(), command->kernel(), earlier->config);
     } else {
-      updates.push_back({std::move(command), std::move(next), std::move(work)});
+      MutableCommand::Config next = changed_config(*command, change, command->config_while_updating());
+      updates.emplace_back(buffer.queue(), std::move(command), std::move(next));
     }
   }
-  std::vector<CommandBuffer::Replacement> replacements;
+  InlineVector<CommandBuffer::Replacement, 4> replacements;
   replacements.reserve(updates.size());
-  for (Update& update : updates) replacements.push_back({update.command->index(), std::move(update.work)});
-  buffer.replace(std::move(replacements));
+  for (Update& update : updates) replacements.push_back({update.command->index(), &update.work});
+  buffer.replace({replacements.data(), replacements.size()});
   for (Update& update : updates) update.command->set_config(std::move(update.config));
 }
 

@@ -44,9 +44,11 @@ class CommandBufferVersions : public FakeGpuTest {
   }
   List latest() const { return std::get<backend::op::CommandList>(buffer->replay().operation).recorded; }
   void replace(std::vector<size_t> indices, size_t size) {
+    std::vector<CommandSpec> specs;
+    for (size_t i = 0; i < indices.size(); ++i) specs.push_back(copy_of(size));
     std::vector<CommandBuffer::Replacement> replacements;
-    for (size_t index : indices) replacements.push_back({index, copy_of(size)});
-    buffer->replace(std::move(replacements));
+    for (size_t i = 0; i < indices.size(); ++i) replacements.push_back({indices[i], &specs[i]});
+    buffer->replace(replacements);
   }
 
   Ref<CommandBuffer> buffer;
@@ -93,6 +95,27 @@ TEST_F(CommandBufferVersions, EachUpdateMarksWhatItReplacedWithItsVersion) {
       }
     }
   }
+}
+
+TEST_F(CommandBufferVersions, AVersionNoReplayHoldsIsRemadeInPlaceAndOneStillHeldIsKept) {
+  buffer->finalize();
+  replace({1}, 10);
+  const List held = latest();  // as a replay in flight holds it
+  replace({2}, 20);
+  const void* second = latest().get();  // held by nobody once replaced
+  replace({1}, 11);
+  replace({3}, 30);
+  const List fourth = latest();
+  EXPECT_EQ(fourth.get(), second) << "an update made a version in new memory while an unheld one was spare";
+  EXPECT_EQ(fourth->version, 4u);
+  EXPECT_EQ(fourth->replaced_in, (std::vector<uint64_t>{0, 3, 2, 4}));
+  const std::vector<size_t> sizes{1, 11, 20, 30};
+  for (size_t i = 0; i < 4; ++i) EXPECT_EQ(size_of(fourth->operations[i]), sizes[i]) << "operation " << i;
+  // The held version is as it was.
+  EXPECT_EQ(held->version, 1u);
+  EXPECT_EQ(held->replaced_in, (std::vector<uint64_t>{0, 1, 0, 0}));
+  const std::vector<size_t> held_sizes{1, 10, 3, 4};
+  for (size_t i = 0; i < 4; ++i) EXPECT_EQ(size_of(held->operations[i]), held_sizes[i]) << "operation " << i;
 }
 
 }  // namespace
