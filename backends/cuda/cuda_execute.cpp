@@ -11,7 +11,6 @@
 #include "backends/cuda/cuda_memory.h"
 #include "backends/cuda/cuda_program.h"
 #include "backends/cuda/cuda_stream_point.h"
-#include "base/settings.h"
 
 namespace cucl::backend::cuda {
 namespace {
@@ -192,7 +191,7 @@ Enqueued enqueue_list(CudaContext& context, CUstream stream, const op::RecordedO
 // A list of one kernel is a graph too: an update sets its node, and on the H100 setting a
 // node and launching its graph cost the driver less than a cuLaunchKernel (1.8 vs 2.7 us).
 Enqueued enqueue_command_list(CudaContext& context, CUstream stream, const op::RecordedOperations& list) {
-  if (settings::enabled(settings::Name::CUCL_CUDA_GRAPHS) && capturable(list)) {
+  if (capturable(list)) {
     auto operation = [&](CUstream capture, const Operation& one) { return enqueue_operation(context, capture, one); };
     if (std::optional<Enqueued> launched = launch_as_graph(context, stream, list, operation)) return *launched;
   }

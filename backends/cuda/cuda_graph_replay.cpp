@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "backends/cuda/cuda_launch.h"
+#include "base/settings.h"
 
 namespace cucl::backend::cuda {
 namespace {
@@ -27,7 +28,8 @@ CUDA_KERNEL_NODE_PARAMS kernel_node_params(const GridLaunch& launch) {
 // The executable graph of one command buffer on one context, and the list version it holds.
 class GraphReplay : public op::ReplayState {
  public:
-  explicit GraphReplay(CudaContext& context) : context_(context) {}
+  // `allowed`: CUCL_CUDA_GRAPHS, read once per buffer and context (its first replay there).
+  GraphReplay(CudaContext& context, bool allowed) : context_(context), refused_(!allowed) {}
   GraphReplay(const GraphReplay&) = delete;
   GraphReplay& operator=(const GraphReplay&) = delete;
   ~GraphReplay() override {
@@ -152,7 +154,9 @@ class GraphReplay : public op::ReplayState {
 std::optional<Enqueued> launch_as_graph(CudaContext& context, CUstream stream, const op::RecordedOperations& list,
                                         EnqueueOperation enqueue_operation) {
   if (list.operations.empty()) return std::nullopt;
-  auto replay = list.replay_states->get<GraphReplay>(&context, [&] { return std::make_shared<GraphReplay>(context); });
+  auto replay = list.replay_states->get<GraphReplay>(&context, [&] {
+    return std::make_shared<GraphReplay>(context, settings::enabled(settings::Name::CUCL_CUDA_GRAPHS));
+  });
   return replay->launch(stream, list, enqueue_operation);
 }
 
