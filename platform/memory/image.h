@@ -44,6 +44,8 @@ class Image final : public MemObject {
   Image(Ref<Context> context, cl_mem_flags flags, const ImageGeometry& geometry, void* host_ptr,
         std::vector<cl_mem_properties> properties, Ref<MemObject> source);
   ~Image() override { run_destructor_callbacks(); }  // before the source can go
+  // Every memory object but a buffer is an image (cucl has no pipes).
+  static bool has_type(cl_mem_object_type type) { return type != CL_MEM_OBJECT_BUFFER; }
 
   const ImageGeometry& geometry() const { return geometry_; }
   MemObject* source() const { return source_.get(); }

@@ -106,13 +106,13 @@ class MemObject : public Object, private CoherentStorage {
 };
 
 // The live memory object of kind T (Buffer, Image) behind `handle`; any other handle is
-// CL_INVALID_MEM_OBJECT.
+// CL_INVALID_MEM_OBJECT. T::has_type tells T's objects by their cl_mem_object_type, which
+// costs less than a dynamic_cast on every enqueue.
 template <class T>
 Ref<T> lookup_memory_as(cl_mem handle) {
   auto memory = lookup<MemObject>(handle);
-  auto* object = dynamic_cast<T*>(memory.get());
-  check(object != nullptr, CL_INVALID_MEM_OBJECT);
-  return Ref<T>(object);
+  check(T::has_type(memory->type()), CL_INVALID_MEM_OBJECT);
+  return Ref<T>::adopt(static_cast<T*>(memory.release()));
 }
 
 // Notes that a command on `device` uses [offset, offset + size) of `memory` as `access`
@@ -128,6 +128,7 @@ class Buffer final : public MemObject {
   // A sub-buffer of `parent` covering [origin, origin + size).
   Buffer(Ref<Buffer> parent, cl_mem_flags flags, size_t origin, size_t size);
   ~Buffer() override { run_destructor_callbacks(); }  // before the parent can go
+  static bool has_type(cl_mem_object_type type) { return type == CL_MEM_OBJECT_BUFFER; }
 
   Buffer* parent() const { return parent_.get(); }
   size_t origin() const { return origin_; }
