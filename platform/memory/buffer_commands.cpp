@@ -14,7 +14,7 @@ using namespace buffer_checks;
 namespace {
 
 CommandSpec transfer(cl_command_type type, backend::Location src, backend::Location dst, size_t size,
-                     HeldObjects keep_alive) {
+                     HeldObjects&& keep_alive) {
   CommandSpec spec;
   spec.type = type;
   spec.operation = backend::op::Copy{src, dst, size};
@@ -31,7 +31,7 @@ CommandSpec read_buffer(Queue& queue, Buffer& buffer, size_t offset, size_t size
   check(in_bounds(buffer, offset, size) && ptr != nullptr, CL_INVALID_VALUE);
   check_host_reads(buffer);
   auto spec = transfer(CL_COMMAND_READ_BUFFER, buffer.location(queue.device(), offset), host(ptr), size,
-                       {Ref<Object>(&buffer)});
+                       {&buffer});
   note_access(spec.accesses, queue.device(), buffer, offset, size, Access::Read);
   return spec;
 }
@@ -41,7 +41,7 @@ CommandSpec write_buffer(Queue& queue, Buffer& buffer, size_t offset, size_t siz
   check(in_bounds(buffer, offset, size) && ptr != nullptr, CL_INVALID_VALUE);
   check_host_writes(buffer);
   auto spec = transfer(CL_COMMAND_WRITE_BUFFER, host(ptr), buffer.location(queue.device(), offset), size,
-                       {Ref<Object>(&buffer)});
+                       {&buffer});
   note_access(spec.accesses, queue.device(), buffer, offset, size, Access::Overwrite);
   return spec;
 }
@@ -55,7 +55,7 @@ CommandSpec copy_buffer(Queue& queue, Buffer& src, Buffer& dst, size_t src_offse
     check(!(s < d + size && d < s + size), CL_MEM_COPY_OVERLAP);
   }
   auto spec = transfer(CL_COMMAND_COPY_BUFFER, src.location(queue.device(), src_offset),
-                       dst.location(queue.device(), dst_offset), size, {Ref<Object>(&src), Ref<Object>(&dst)});
+                       dst.location(queue.device(), dst_offset), size, {&src, &dst});
   note_access(spec.accesses, queue.device(), src, src_offset, size, Access::Read);
   note_access(spec.accesses, queue.device(), dst, dst_offset, size, Access::Overwrite);
   return spec;
@@ -73,7 +73,7 @@ CommandSpec fill_buffer(Queue& queue, Buffer& buffer, const void* pattern, size_
   CommandSpec spec;
   spec.type = CL_COMMAND_FILL_BUFFER;
   spec.operation = fill;
-  spec.keep_alive = {Ref<Object>(&buffer)};
+  spec.keep_alive = {&buffer};
   note_access(spec.accesses, queue.device(), buffer, offset, size, Access::Overwrite);
   return spec;
 }

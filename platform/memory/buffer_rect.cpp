@@ -106,7 +106,7 @@ CommandSpec read_buffer_rect(Queue& queue, Buffer& buffer, RectSide buffer_side,
   auto rect = check_host_rect(queue, buffer, buffer_side, host_side, region, ptr);
   check_host_reads(buffer);
   auto spec = rect_command(CL_COMMAND_READ_BUFFER_RECT, buffer.location(queue.device(), 0), rect.buffer, host(ptr),
-                           rect.host, rect.region, {Ref<Object>(&buffer)});
+                           rect.host, rect.region, {&buffer});
   note_access(spec.accesses, queue.device(), buffer, rect.buffer.start, rect.buffer.extent, Access::Read);
   return spec;
 }
@@ -116,7 +116,7 @@ CommandSpec write_buffer_rect(Queue& queue, Buffer& buffer, RectSide buffer_side
   auto rect = check_host_rect(queue, buffer, buffer_side, host_side, region, ptr);
   check_host_writes(buffer);
   auto spec = rect_command(CL_COMMAND_WRITE_BUFFER_RECT, host(ptr), rect.host, buffer.location(queue.device(), 0),
-                           rect.buffer, rect.region, {Ref<Object>(&buffer)});
+                           rect.buffer, rect.region, {&buffer});
   // The rows leave gaps between them that must stay as they were.
   note_access(spec.accesses, queue.device(), buffer, rect.buffer.start, rect.buffer.extent, Access::ReadWrite);
   return spec;

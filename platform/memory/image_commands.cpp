@@ -95,7 +95,7 @@ CommandSpec read_image(Queue& queue, Image& image, const size_t* origin, const s
   const Side from = image_side(image, origin, region);
   const Side to = host_side(image, region, host_pitches);
   auto spec = rect_command(CL_COMMAND_READ_IMAGE, image.location(queue.device(), 0), from, host(ptr), to,
-                           bytes_region(image, region), {Ref<Object>(&image)});
+                           bytes_region(image, region), {&image});
   note_access(spec.accesses, queue.device(), image, from.start, from.extent, Access::Read);
   return spec;
 }
@@ -109,7 +109,7 @@ CommandSpec write_image(Queue& queue, Image& image, const size_t* origin, const 
   const Side to = image_side(image, origin, region);
   const Side from = host_side(image, region, host_pitches);
   auto spec = rect_command(CL_COMMAND_WRITE_IMAGE, host(ptr), from, image.location(queue.device(), 0), to,
-                           bytes_region(image, region), {Ref<Object>(&image)});
+                           bytes_region(image, region), {&image});
   // Rows leave gaps between them that keep their bytes.
   note_access(spec.accesses, queue.device(), image, to.start, to.extent, Access::ReadWrite);
   return spec;
@@ -145,7 +145,7 @@ CommandSpec fill_image(Queue& queue, Image& image, const void* fill_color, const
   CommandSpec spec;
   spec.type = CL_COMMAND_FILL_IMAGE;
   spec.operation = fill;
-  spec.keep_alive = {Ref<Object>(&image)};
+  spec.keep_alive = {&image};
   note_access(spec.accesses, queue.device(), image, to.start, to.extent, Access::ReadWrite);
   return spec;
 }

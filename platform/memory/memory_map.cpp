@@ -60,7 +60,7 @@ void* enqueue_map_bytes(Queue& queue, MemObject& memory, cl_command_type type, b
   CommandSpec spec;
   spec.type = type;
   spec.operation = backend::op::Map{location, pointer, size, reads};
-  spec.keep_alive = {Ref<Object>(&memory)};
+  spec.keep_alive = {&memory};
   try {
     // The mapped bytes start as the current ones (the unmap writes them back).
     if (reads) note_access(spec.accesses, queue.device(), memory, offset, size, Access::Read);
@@ -98,7 +98,7 @@ void enqueue_unmap(Queue& queue, MemObject& memory, void* mapped, cl_uint num_ev
   CommandSpec spec;
   spec.type = CL_COMMAND_UNMAP_MEM_OBJECT;
   spec.operation = backend::op::Unmap{found->source, mapped, found->size, wrote};
-  spec.keep_alive = {Ref<Object>(&memory)};
+  spec.keep_alive = {&memory};
   spec.on_finish = [storage, mapped](cl_int) { storage->unmap_pointer(mapped); };
   if (found->device != &queue.device()) {
     // The map's memory belongs to another device than this queue's: the writes go to this

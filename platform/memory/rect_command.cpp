@@ -23,7 +23,7 @@ CommandSpec rect_command(cl_command_type type, backend::Location src, const Byte
 CommandSpec copy_rect_between(cl_command_type type, Queue& queue, MemObject& src, const ByteRect& s, MemObject& dst,
                               const ByteRect& d, const std::array<size_t, 3>& region, Access dst_access) {
   auto spec = rect_command(type, src.location(queue.device(), 0), s, dst.location(queue.device(), 0), d, region,
-                           {Ref<Object>(&src), Ref<Object>(&dst)});
+                           {&src, &dst});
   note_access(spec.accesses, queue.device(), src, s.start, s.extent, Access::Read);
   note_access(spec.accesses, queue.device(), dst, d.start, d.extent, dst_access);
   return spec;

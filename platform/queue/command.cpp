@@ -63,7 +63,7 @@ void Command::start_ready(Command* first) {
   }
 }
 
-Command::Command(QueueBase& queue, Ref<Event> event, CommandSpec spec)
+Command::Command(QueueBase& queue, Ref<Event> event, CommandSpec&& spec)
     : queue_(&queue), event_(std::move(event)), spec_(std::move(spec)) {}
 
 void Command::depend_on(Event& event) { add_dependency(event, *this); }

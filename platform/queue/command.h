@@ -44,7 +44,7 @@ class Command final : public backend::Work, public SubmissionListener {
   static void operator delete(void* memory, std::size_t size);
 
   // `event` holds `queue` for as long as the command needs it.
-  Command(QueueBase& queue, Ref<Event> event, CommandSpec spec);
+  Command(QueueBase& queue, Ref<Event> event, CommandSpec&& spec);
 
   // Before arm(): one more event to wait for. A wait-list event that fails makes this
   // command fail with CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. Where the device can

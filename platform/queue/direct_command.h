@@ -21,7 +21,7 @@ class DirectCommand final : public backend::Work {
   static void* operator new(std::size_t size);
   static void operator delete(void* memory, std::size_t size);
 
-  DirectCommand(QueueBase& queue, CommandSpec spec) : queue_(&queue), spec_(std::move(spec)) {}
+  DirectCommand(QueueBase& queue, CommandSpec&& spec) : queue_(&queue), spec_(std::move(spec)) {}
 
   const backend::Operation& operation() const override { return spec_.operation; }
   void started() override {}

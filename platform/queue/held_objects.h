@@ -17,8 +17,9 @@ namespace cucl {
 class HeldObjects {
  public:
   HeldObjects() = default;
-  HeldObjects(std::initializer_list<Ref<Object>> objects) {
-    for (const Ref<Object>& object : objects) push_back(object);
+  // One hold on each (a list of Ref would hold each twice for a moment, and drop one).
+  HeldObjects(std::initializer_list<Object*> objects) {
+    for (Object* object : objects) push_back(Ref<Object>(object));
   }
   HeldObjects(HeldObjects&& other) noexcept { *this = std::move(other); }
   HeldObjects& operator=(HeldObjects&& other) noexcept {

@@ -5,7 +5,7 @@
 
 namespace cucl {
 
-Ref<Event> Queue::enqueue(CommandSpec spec, const std::vector<Ref<Event>>& wait_list, Ordering ordering) {
+Ref<Event> Queue::enqueue(CommandSpec&& spec, const std::vector<Ref<Event>>& wait_list, Ordering ordering) {
   for (const auto& event : wait_list) check(&event->context() == &context(), CL_INVALID_CONTEXT);
 
   auto event = make<Event>(Ref<QueueBase>(this), spec.type, profiling());

@@ -31,7 +31,7 @@ class Queue final : public QueueBase {
 
   // Validates `wait_list` against this queue's context, then enqueues. The returned event
   // is internal (not yet published to the application).
-  Ref<Event> enqueue(CommandSpec spec, const std::vector<Ref<Event>>& wait_list,
+  Ref<Event> enqueue(CommandSpec&& spec, const std::vector<Ref<Event>>& wait_list,
                      Ordering ordering = Ordering::Normal);
   // A command nothing names (no wait list, no event, not blocking) of a pipelined queue goes
   // to the stream at once as a DirectCommand (direct_command.h), unless an earlier command

@@ -55,7 +55,7 @@ TEST(HeldObjects, MovingHandsTheObjectsOverAndClearReleasesThem) {
     HeldObjects to = std::move(from);
     EXPECT_EQ(from.size(), 0u);
     EXPECT_EQ(to.size(), static_cast<size_t>(count));
-    HeldObjects other{make<Counted>(99, destroyed)};
+    HeldObjects other{make<Counted>(99, destroyed).get()};
     other = std::move(to);  // the 99 goes
     EXPECT_EQ(destroyed, 1);
     EXPECT_EQ(ids(other).front(), 10);
