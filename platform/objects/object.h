@@ -16,6 +16,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "base/spin_lock.h"
 #include "platform/objects/handle.h"
 
 namespace cucl {
@@ -79,7 +80,9 @@ class Registry {
 
  private:
   struct Shard {
-    std::mutex mutex;
+    // Every entry point takes one for each handle it names, for a hash lookup: a mutex's
+    // lock and unlock would cost more than the lookup.
+    SpinLock mutex;
     std::unordered_map<const void*, Object*> objects;
   };
   Shard& shard_for(const void* handle);
