@@ -51,7 +51,7 @@ cl_int Event::status() const {
 
 bool Event::set_status(cl_int status) {
   std::vector<PendingCallback> due;
-  std::vector<EventListener*> listeners;
+  Listeners listeners;
   {
     std::lock_guard lock(mutex_);
     if (status_ <= CL_COMPLETE || status >= status_) return false;
@@ -78,8 +78,8 @@ bool Event::set_status(cl_int status) {
       }
     }
     if (status <= CL_COMPLETE) {
-      listeners.swap(listeners_);
-      listeners.insert(listeners.end(), submission_listeners_.begin(), submission_listeners_.end());
+      listeners = std::move(listeners_);
+      for (SubmissionListener* listener : submission_listeners_) listeners.push_back(listener);
       submission_listeners_.clear();
       final_.store(true, std::memory_order_release);
       if (sleepers_ != 0) done_.notify_all();

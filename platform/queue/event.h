@@ -8,6 +8,7 @@
 #include <mutex>
 #include <vector>
 
+#include "base/inline_vector.h"
 #include "platform/objects/api_ref.h"
 #include "platform/objects/context.h"
 #include "platform/objects/object.h"
@@ -113,7 +114,10 @@ class Event final : public Object {
   unsigned sleepers_ = 0;  // threads asleep on done_ (guarded by mutex_): only then is it notified
   cl_int status_;
   std::vector<PendingCallback> callbacks_;
-  std::vector<EventListener*> listeners_;
+  // Most events have one listener (the next command of an in-order queue): kept in place,
+  // the enqueuing thread allocates nothing that the finishing thread would free.
+  using Listeners = InlineVector<EventListener*, 2>;
+  Listeners listeners_;
   std::vector<SubmissionListener*> submission_listeners_;
   bool handed_over_ = false;
   std::array<cl_ulong, 5> timestamps_{};
