@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backends/device_description.h"
+#include "backends/image_sampling.h"
 #include "backends/kernel_code.h"
 #include "backends/operations.h"
 
@@ -114,6 +115,9 @@ class Device {
   virtual bool copies_directly_from(Device& /*source*/) { return false; }
   // The device clock, in nanoseconds, for clGetDeviceAndHostTimer.
   virtual uint64_t device_timer_ns() const = 0;
+  // Hardware sampling of `image` (image_sampling.h); null where the device samples it in
+  // software only.
+  virtual std::unique_ptr<ImageSampling> sample_image(const SampledImage& /*image*/) { return nullptr; }
 
   // Turns LLVM bitcode made by the front end for description().compiler into device code.
   virtual CodegenResult generate_code(std::string_view bitcode, const CodegenOptions& options) = 0;

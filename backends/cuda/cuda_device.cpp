@@ -2,12 +2,14 @@
 
 #include <chrono>
 
+#include "backends/cuda/cuda_image_sampling.h"
 #include "backends/cuda/cuda_launch.h"
 #include "backends/cuda/cuda_memory.h"
 #include "backends/cuda/cuda_program.h"
 #include "backends/cuda/cuda_stream.h"
 #include "base/debug_log.h"
 #include "base/clock.h"
+#include "base/settings.h"
 
 namespace cucl::backend::cuda {
 
@@ -34,6 +36,11 @@ bool CudaDevice::copies_directly_from(Device& source) {
 // (cuda_device_clock.h), so clGetDeviceAndHostTimer, clGetHostTimer and profiling info
 // share one time base.
 uint64_t CudaDevice::device_timer_ns() const { return now_ns(); }
+
+std::unique_ptr<ImageSampling> CudaDevice::sample_image(const SampledImage& image) {
+  if (!settings::enabled(settings::Name::CUCL_GPU_TEXTURES)) return nullptr;
+  return sample_image_with_textures(context_, image);
+}
 
 CodegenResult CudaDevice::generate_code(std::string_view bitcode, const CodegenOptions& options) {
   return generate_nvptx_code(bitcode, options, target_);

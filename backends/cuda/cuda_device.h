@@ -28,6 +28,9 @@ class CudaDevice final : public Device {
   bool copies_directly_from(Device& source) override;
   // The host's steady clock (see the .cpp).
   uint64_t device_timer_ns() const override;
+  // Texture objects for the images and sampler states the hardware samples as OpenCL says
+  // (cuda_image_sampling.h).
+  std::unique_ptr<ImageSampling> sample_image(const SampledImage& image) override;
   // PTX for the device's target (codegen/nvptx_codegen.h), loaded by the driver's JIT.
   CodegenResult generate_code(std::string_view bitcode, const CodegenOptions& options) override;
   std::unique_ptr<LoadedProgram> load_program(std::string_view native, std::string& error) override;

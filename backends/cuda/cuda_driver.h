@@ -29,7 +29,7 @@ namespace cucl::backend::cuda {
   X(cuFuncSetAttribute) X(cuOccupancyMaxPotentialBlockSize) X(cuLaunchKernel) X(cuLaunchHostFunc)              \
   X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphDestroy) X(cuGraphInstantiateWithFlags)              \
   X(cuGraphExecUpdate) X(cuGraphExecDestroy) X(cuGraphLaunch) X(cuDeviceCanAccessPeer) X(cuCtxEnablePeerAccess) \
-  X(cuMemcpyPeerAsync) X(cuGraphExecKernelNodeSetParams)
+  X(cuMemcpyPeerAsync) X(cuGraphExecKernelNodeSetParams) X(cuTexObjectCreate) X(cuTexObjectDestroy)
 
 // Entry points whose cuda.h signature dates from CUDA 12.3: looked up only from such a driver
 // (an older one would hand out the older signature) and null before; what needs them is then

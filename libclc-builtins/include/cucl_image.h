@@ -11,6 +11,11 @@
 // bits are the sampler's CLK_* bits: normalized coordinates (CLK_NORMALIZED_COORDS_TRUE = 1),
 // addressing mode (CLK_ADDRESS_* = 0, 2, 4, 6, 8) and filter (CLK_FILTER_NEAREST = 0x10,
 // CLK_FILTER_LINEAR = 0x20), as clang encodes sampler initializers.
+//
+// A device that samples with its texture units puts in `textures` one handle per sampler state
+// that its hardware serves as OpenCL's rules say (CUCL_IMAGE_TEXTURE_SLOT of the sampler's bits:
+// the addressing mode, filter and normalization; 0 where it does not, and on devices that sample
+// in software), so that sampled reads of 2D images take the texture path where one exists.
 #ifndef CUCL_IMAGE_H
 #define CUCL_IMAGE_H
 
@@ -22,6 +27,10 @@ typedef int cucl_image_i32;
 typedef uint64_t cucl_image_u64;
 typedef int32_t cucl_image_i32;
 #endif
+
+#define CUCL_IMAGE_TEXTURE_SLOTS 20
+#define CUCL_IMAGE_TEXTURE_SLOT(bits) \
+  (((((bits) >> 1) & 7u) * 4u + (((bits) >> 5) & 1u) * 2u + ((bits) & 1u)) % CUCL_IMAGE_TEXTURE_SLOTS)
 
 typedef struct cucl_image {
   cucl_image_u64 data;         // the address kernels on this device use for pixel (0, 0, 0)
@@ -35,6 +44,7 @@ typedef struct cucl_image {
   cucl_image_i32 channel_data_type;  // CL_UNORM_INT8 ...
   cucl_image_i32 pixel_size;         // bytes per pixel
   cucl_image_i32 type;               // CL_MEM_OBJECT_IMAGE2D ...
+  cucl_image_u64 textures[CUCL_IMAGE_TEXTURE_SLOTS];  // per sampler state; 0: sample in software
 } cucl_image;
 
 #endif

@@ -132,6 +132,36 @@ static float4 linear_filter(image_descriptor image, image_format format, linear_
   return any_outside && order_has_padding_channel(format.order) ? (float4)(color.xyz, inside) : color;
 }
 
+#ifdef __NVPTX__
+// The texture object the descriptor holds for this sampler state of a 2D image (cucl_image.h),
+// or 0: the GPU's texture unit then samples as OpenCL says, filtering included. Images are
+// read-only wherever a sampler reads them, so the texture cache cannot miss a write.
+static ulong texture_for(image_descriptor image, uint sampler, int kind) {
+  return kind == IMAGE_2D ? image->textures[CUCL_IMAGE_TEXTURE_SLOT(sampler)] : 0;
+}
+
+#define DEFINE_TEXTURE_READ(T, PTX_TYPE, CONSTRAINT)                                                 \
+  static T##4 texture_read_##T(ulong texture, float x, float y) {                                  \
+    T r, g, b, a;                                                                                  \
+    __asm__("tex.2d.v4." PTX_TYPE ".f32 {%0, %1, %2, %3}, [%4, {%5, %6}];"                          \
+            : "=" CONSTRAINT(r), "=" CONSTRAINT(g), "=" CONSTRAINT(b), "=" CONSTRAINT(a)            \
+            : "l"(texture), "f"(x), "f"(y));                                                       \
+    return (T##4)(r, g, b, a);                                                                     \
+  }
+DEFINE_TEXTURE_READ(float, "f32", "f")
+DEFINE_TEXTURE_READ(int, "s32", "r")
+DEFINE_TEXTURE_READ(uint, "u32", "r")
+
+// Returns from the calling sampled read where a texture serves it.
+#define READ_THROUGH_TEXTURE(T, image, sampler, coord, kind)                \
+  do {                                                                      \
+    const ulong texture = texture_for(image, sampler, kind);                \
+    if (texture) return texture_read_##T(texture, (coord).x, (coord).y);    \
+  } while (0)
+#else
+#define READ_THROUGH_TEXTURE(T, image, sampler, coord, kind) ((void)0)
+#endif
+
 // The pixel the nearest filter reads, or -1 in x for the border.
 static int4 nearest_coord(image_descriptor image, uint sampler, float4 coord, int kind) {
   const int4 extent = image_extent(image, kind);
@@ -142,6 +172,7 @@ static int4 nearest_coord(image_descriptor image, uint sampler, float4 coord, in
 }
 
 float4 __cucl_image_sample_float(image_descriptor image, uint sampler, float4 coord, int kind) {
+  READ_THROUGH_TEXTURE(float, image, sampler, coord, kind);
   const image_format format = image_format_of(image);
   if (!(sampler & SAMPLER_FILTER_LINEAR_BIT)) {
     const int4 i = nearest_coord(image, sampler, coord, kind);
@@ -158,6 +189,7 @@ float4 __cucl_image_sample_float(image_descriptor image, uint sampler, float4 co
 }
 
 int4 __cucl_image_sample_int(image_descriptor image, uint sampler, float4 coord, int kind) {
+  READ_THROUGH_TEXTURE(int, image, sampler, coord, kind);
   const image_format format = image_format_of(image);
   const int4 i = nearest_coord(image, sampler, coord, kind);
   if (i.x < 0) return border_int(format);
@@ -165,5 +197,6 @@ int4 __cucl_image_sample_int(image_descriptor image, uint sampler, float4 coord,
 }
 
 uint4 __cucl_image_sample_uint(image_descriptor image, uint sampler, float4 coord, int kind) {
+  READ_THROUGH_TEXTURE(uint, image, sampler, coord, kind);
   return as_uint4(__cucl_image_sample_int(image, sampler, coord, kind));
 }

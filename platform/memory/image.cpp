@@ -1,5 +1,7 @@
 #include "platform/memory/image.h"
 
+#include <algorithm>
+
 #include "base/error.h"
 #include "libclc-builtins/include/cucl_image.h"
 #include "platform/objects/lookup.h"
@@ -60,8 +62,8 @@ size_t Image::offset_of(const size_t* origin) const {
 
 backend::Location Image::descriptor(Device& device) {
   std::lock_guard lock(descriptors_mutex_);
-  for (auto& [owner, memory] : descriptors_) {
-    if (owner == &device) return backend::Location{memory.get(), nullptr, 0};
+  for (const Descriptor& descriptor : descriptors_) {
+    if (descriptor.device == &device) return backend::Location{descriptor.memory.get(), nullptr, 0};
   }
   const backend::Location pixels = location(device, 0);
   const ImageGeometry& g = geometry_;
@@ -77,11 +79,14 @@ backend::Location Image::descriptor(Device& device) {
   descriptor.channel_data_type = static_cast<cucl_image_i32>(g.format.image_channel_data_type);
   descriptor.pixel_size = static_cast<cucl_image_i32>(g.pixel_size);
   descriptor.type = static_cast<cucl_image_i32>(g.type);
+  std::unique_ptr<backend::ImageSampling> sampling =
+      device.backend().sample_image({pixels, g.type, g.format, g.width, g.height, g.row_pitch});
+  if (sampling) std::copy(sampling->handles.begin(), sampling->handles.end(), descriptor.textures);
   auto memory = device.backend().allocate(sizeof descriptor, nullptr, false);
   check(memory != nullptr, CL_OUT_OF_RESOURCES);
   memory->write_now(0, &descriptor, sizeof descriptor);
-  descriptors_.emplace_back(&device, std::move(memory));
-  return backend::Location{descriptors_.back().second.get(), nullptr, 0};
+  descriptors_.push_back({&device, std::move(memory), std::move(sampling)});
+  return backend::Location{descriptors_.back().memory.get(), nullptr, 0};
 }
 
 Ref<Image> lookup_image(cl_mem handle) { return lookup_memory_as<Image>(handle); }

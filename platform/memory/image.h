@@ -65,8 +65,15 @@ class Image final : public MemObject {
   ImageGeometry geometry_;
   Ref<MemObject> source_;
   ApiRef<MemObject> source_pin_;  // CL_MEM_ASSOCIATED_MEMOBJECT stays a valid handle while this one is
+  // One per device a kernel has used the image on: the descriptor, and the texture handles in
+  // it (backend/image_sampling.h), which go before the pixels do.
+  struct Descriptor {
+    Device* device;
+    std::unique_ptr<backend::Memory> memory;
+    std::unique_ptr<backend::ImageSampling> sampling;
+  };
   std::mutex descriptors_mutex_;
-  std::vector<std::pair<Device*, std::unique_ptr<backend::Memory>>> descriptors_;
+  std::vector<Descriptor> descriptors_;
 };
 
 // The image behind `handle` (buffers and dead handles: CL_INVALID_MEM_OBJECT).

@@ -1,0 +1,147 @@
+#include "backends/cuda/cuda_image_sampling.h"
+
+#include <optional>
+
+#include "backends/cuda/cuda_memory.h"
+
+namespace cucl::backend::cuda {
+namespace {
+
+// A sampler's CLK_* bits (libclc-builtins/include/cucl_image.h).
+constexpr unsigned kNormalized = 0x1, kAddressMask = 0xE, kNearest = 0x10, kLinear = 0x20;
+constexpr unsigned kAddressNone = 0, kClampToEdge = 2, kClamp = 4, kRepeat = 6, kMirroredRepeat = 8;
+
+// How the texture unit reads a CL_RGBA format: the channels in OpenCL's order, converted as
+// read_imagef/i/ui do (normalized integers promoted to [0, 1] unless read as integers).
+struct TextureFormat {
+  CUarray_format format;
+  bool read_as_integer;  // read_imagei/ui formats: no promotion, no linear filter
+};
+
+std::optional<TextureFormat> texture_format(const cl_image_format& format) {
+  // Other orders put channels where CUDA does not (BGRA, ARGB, A, luminance, intensity, the
+  // padded and sRGB ones), or leave channels CUDA fills otherwise than OpenCL (R, RG).
+  if (format.image_channel_order != CL_RGBA) return std::nullopt;
+  switch (format.image_channel_data_type) {
+    case CL_UNORM_INT8: return TextureFormat{CU_AD_FORMAT_UNSIGNED_INT8, false};
+    case CL_UNORM_INT16: return TextureFormat{CU_AD_FORMAT_UNSIGNED_INT16, false};
+    case CL_FLOAT: return TextureFormat{CU_AD_FORMAT_FLOAT, false};
+    case CL_HALF_FLOAT: return TextureFormat{CU_AD_FORMAT_HALF, false};
+    case CL_SIGNED_INT8: return TextureFormat{CU_AD_FORMAT_SIGNED_INT8, true};
+    case CL_SIGNED_INT16: return TextureFormat{CU_AD_FORMAT_SIGNED_INT16, true};
+    case CL_SIGNED_INT32: return TextureFormat{CU_AD_FORMAT_SIGNED_INT32, true};
+    case CL_UNSIGNED_INT8: return TextureFormat{CU_AD_FORMAT_UNSIGNED_INT8, true};
+    case CL_UNSIGNED_INT16: return TextureFormat{CU_AD_FORMAT_UNSIGNED_INT16, true};
+    case CL_UNSIGNED_INT32: return TextureFormat{CU_AD_FORMAT_UNSIGNED_INT32, true};
+    default: return std::nullopt;  // SNORM rounding, packed and 24-bit formats: software
+  }
+}
+
+// The CUDA addressing mode of a CLK_ADDRESS_* value (normalized coordinates), or none.
+std::optional<CUaddress_mode> address_mode(unsigned address, bool normalized) {
+  switch (address) {
+    case kAddressNone:  // undefined outside the image: clamping is one right answer
+    case kClampToEdge: return CU_TR_ADDRESS_MODE_CLAMP;
+    // CUDA takes only CLAMP with unnormalized coordinates; OpenCL allows REPEAT and
+    // MIRRORED_REPEAT only with normalized ones.
+    case kClamp:
+      return normalized ? std::optional<CUaddress_mode>(CU_TR_ADDRESS_MODE_BORDER) : std::nullopt;
+    case kRepeat:
+      return normalized ? std::optional<CUaddress_mode>(CU_TR_ADDRESS_MODE_WRAP) : std::nullopt;
+    case kMirroredRepeat:
+      return normalized ? std::optional<CUaddress_mode>(CU_TR_ADDRESS_MODE_MIRROR) : std::nullopt;
+    default: return std::nullopt;
+  }
+}
+
+int attribute(const CudaContext& context, CUdevice_attribute which) {
+  int value = 0;
+  if (context.driver().cuDeviceGetAttribute(&value, which, context.device()) != CUDA_SUCCESS) return 0;
+  return value;
+}
+
+// Whether the texture unit can address the pixels as they lie.
+bool fits_texture_limits(const CudaContext& context, CUdeviceptr address, const SampledImage& image) {
+  const auto alignment = static_cast<CUdeviceptr>(attribute(context, CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT));
+  const auto pitch_alignment = static_cast<size_t>(attribute(context, CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT));
+  if (alignment == 0 || pitch_alignment == 0) return false;
+  return address % alignment == 0 && image.row_pitch % pitch_alignment == 0 &&
+         image.width <= static_cast<size_t>(attribute(context, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH)) &&
+         image.height <= static_cast<size_t>(attribute(context, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT)) &&
+         image.row_pitch <= static_cast<size_t>(attribute(context, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH));
+}
+
+class TextureSampling final : public ImageSampling {
+ public:
+  explicit TextureSampling(std::shared_ptr<CudaContext> context) : context_(std::move(context)) {}
+  TextureSampling(const TextureSampling&) = delete;
+  TextureSampling& operator=(const TextureSampling&) = delete;
+  ~TextureSampling() override {
+    try {
+      context_->make_current();
+    } catch (const CudaError&) {
+      return;  // the context is gone, and its texture objects with it
+    }
+    for (uint64_t handle : handles) {
+      if (handle) context_->driver().cuTexObjectDestroy(static_cast<CUtexObject>(handle));
+    }
+  }
+
+  // A texture for sampler bits `bits` in its slot; false (the slot stays 0) where the driver
+  // refuses it.
+  bool add(unsigned bits, const CUDA_RESOURCE_DESC& resource, const TextureFormat& format) {
+    const bool normalized = bits & kNormalized;
+    const bool linear = bits & kLinear;
+    const std::optional<CUaddress_mode> mode = address_mode(bits & kAddressMask, normalized);
+    if (!mode || (linear && format.read_as_integer)) return false;
+    CUDA_TEXTURE_DESC texture{};
+    texture.addressMode[0] = texture.addressMode[1] = texture.addressMode[2] = *mode;
+    texture.filterMode = linear ? CU_TR_FILTER_MODE_LINEAR : CU_TR_FILTER_MODE_POINT;
+    texture.flags = (normalized ? CU_TRSF_NORMALIZED_COORDINATES : 0u) | (format.read_as_integer ? CU_TRSF_READ_AS_INTEGER : 0u);
+    // The border of kClamp: (0, 0, 0, 0) for CL_RGBA, the zeroed default.
+    CUtexObject object = 0;
+    if (context_->driver().cuTexObjectCreate(&object, &resource, &texture, nullptr) != CUDA_SUCCESS) return false;
+    handles[CUCL_IMAGE_TEXTURE_SLOT(bits)] = object;
+    return true;
+  }
+
+ private:
+  std::shared_ptr<CudaContext> context_;
+};
+
+}  // namespace
+
+std::unique_ptr<ImageSampling> sample_image_with_textures(std::shared_ptr<CudaContext> context,
+                                                          const SampledImage& image) {
+  if (image.type != CL_MEM_OBJECT_IMAGE2D || !image.pixels.memory) return nullptr;
+  const std::optional<TextureFormat> format = texture_format(image.format);
+  if (!format) return nullptr;
+  const auto& memory = static_cast<const CudaMemory&>(*image.pixels.memory);
+  if (memory.host_address(0)) return nullptr;  // the application's registered pages: software
+  const CUdeviceptr address = memory.device_address(image.pixels.offset);
+  if (context->lost() || !fits_texture_limits(*context, address, image)) return nullptr;
+
+  CUDA_RESOURCE_DESC resource{};
+  resource.resType = CU_RESOURCE_TYPE_PITCH2D;
+  resource.res.pitch2D.devPtr = address;
+  resource.res.pitch2D.format = format->format;
+  resource.res.pitch2D.numChannels = 4;
+  resource.res.pitch2D.width = image.width;
+  resource.res.pitch2D.height = image.height;
+  resource.res.pitch2D.pitchInBytes = image.row_pitch;
+
+  context->make_current();
+  auto sampling = std::make_unique<TextureSampling>(context);
+  bool any = false;
+  for (unsigned normalized : {0u, kNormalized}) {
+    for (unsigned address : {kAddressNone, kClampToEdge, kClamp, kRepeat, kMirroredRepeat}) {
+      for (unsigned filter : {kNearest, kLinear}) {
+        any = sampling->add(normalized | address | filter, resource, *format) || any;
+      }
+    }
+  }
+  if (!any) return nullptr;
+  return sampling;
+}
+
+}  // namespace cucl::backend::cuda

@@ -1,0 +1,18 @@
+// Sampled image reads through the GPU's texture units: one CUDA texture object per sampler
+// state over the image's pitched linear pixels (CU_RESOURCE_TYPE_PITCH2D), for the 2D images,
+// formats and sampler states whose hardware results are OpenCL's (see the .cpp); the image
+// builtins sample the rest in software.
+#pragma once
+
+#include <memory>
+
+#include "backends/cuda/cuda_context.h"
+#include "backends/image_sampling.h"
+
+namespace cucl::backend::cuda {
+
+// Null where no sampler state of `image` can use a texture.
+std::unique_ptr<ImageSampling> sample_image_with_textures(std::shared_ptr<CudaContext> context,
+                                                          const SampledImage& image);
+
+}  // namespace cucl::backend::cuda
