@@ -142,8 +142,8 @@ size_t Kernel::max_work_group_size(const Device& device) const {
   return std::min(code(device).max_work_group_size(), device.description().max_work_group_size);
 }
 
-uint64_t Kernel::local_memory_size(const Device& device, const std::vector<KernelArgValue>& args) const {
-  uint64_t total = code(device).static_local_memory();
+uint64_t Kernel::local_memory_size(const backend::KernelCode& code, const std::vector<KernelArgValue>& args) {
+  uint64_t total = code.static_local_memory();
   for (const KernelArgValue& arg : args) total += arg.local_size;
   return total;
 }

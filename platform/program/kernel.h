@@ -64,11 +64,12 @@ class Kernel final : public Object {
   bool has_arg_info() const;
   // CL_KERNEL_WORK_GROUP_SIZE on `device`.
   size_t max_work_group_size(const Device& device) const;
-  // Bytes of __local memory a launch needs: kernel-scope variables plus the arguments (those
-  // given, or the kernel's own).
-  uint64_t local_memory_size(const Device& device, const std::vector<KernelArgValue>& args) const;
+  // Bytes of __local memory a launch of `code` needs: kernel-scope variables plus the
+  // arguments (those given, or the kernel's own on `device`).
+  static uint64_t local_memory_size(const backend::KernelCode& code, const std::vector<KernelArgValue>& args);
   uint64_t local_memory_size(const Device& device) const {
-    return with_arguments([&](const std::vector<KernelArgValue>& args) { return local_memory_size(device, args); });
+    const backend::KernelCode& device_code = code(device);
+    return with_arguments([&](const std::vector<KernelArgValue>& args) { return local_memory_size(device_code, args); });
   }
 
  protected:

@@ -21,10 +21,12 @@ Ref<Image> lookup_image_argument(cl_mem handle) {
   return Ref<Image>(image);
 }
 
-backend::op::LaunchKernel launch_operation(Queue& queue, const Kernel& kernel,
-                                           const std::vector<KernelArgValue>& args, CommandSpec& spec) {
-  backend::op::LaunchKernel launch;
-  launch.kernel = &kernel.code(queue.device());
+// Makes spec.operation the launch of `code` with each argument resolved to device memory.
+// Built where it stays: a LaunchKernel moved costs a copy of its arguments. Made from the code
+// pointer, not value-initialised, which would zero its arguments' in-place storage.
+backend::op::LaunchKernel& set_launch_operation(Queue& queue, const Kernel& kernel, const backend::KernelCode& code,
+                                                const std::vector<KernelArgValue>& args, CommandSpec& spec) {
+  auto& launch = spec.operation.emplace<backend::op::LaunchKernel>(&code);
   size_t bytes = 0;
   const auto& metadata = kernel.metadata().args;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -97,8 +99,8 @@ CommandSpec ndrange_kernel_with(Queue& queue, Kernel& kernel, const std::vector<
   spec.type = CL_COMMAND_NDRANGE_KERNEL;
   spec.keep_alive.push_back(Ref<Object>(&kernel));
   for (const KernelArgValue& arg : args) check(arg.set, CL_INVALID_KERNEL_ARGS);
-  check(kernel.local_memory_size(device, args) <= description.local_mem_size, CL_OUT_OF_RESOURCES);
-  backend::op::LaunchKernel launch = launch_operation(queue, kernel, args, spec);
+  check(Kernel::local_memory_size(code, args) <= description.local_mem_size, CL_OUT_OF_RESOURCES);
+  backend::op::LaunchKernel& launch = set_launch_operation(queue, kernel, code, args, spec);
   launch.range = range;
   launch.printf_buffer_size = description.printf_buffer_size;
   bool empty = false;
@@ -106,8 +108,6 @@ CommandSpec ndrange_kernel_with(Queue& queue, Kernel& kernel, const std::vector<
   if (empty) {
     spec.operation = backend::op::Nothing{};
     spec.accesses.clear();  // touches no memory
-  } else {
-    spec.operation = std::move(launch);
   }
   return spec;
 }
