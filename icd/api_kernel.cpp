@@ -123,8 +123,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_
   return guard([&] {
     auto queue = lookup<Queue>(command_queue);
     auto target = lookup<Kernel>(kernel);
-    auto spec = ndrange_kernel(*queue, *target, work_dim, global_work_offset, global_work_size, local_work_size);
-    submit(*queue, std::move(spec), num_events_in_wait_list, event_wait_list, event);
+    submit(*queue, ndrange_kernel(*queue, *target, work_dim, global_work_offset, global_work_size, local_work_size),
+           num_events_in_wait_list, event_wait_list, event);
   });
 }
 
