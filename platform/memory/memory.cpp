@@ -20,6 +20,7 @@ MemObject::MemObject(Ref<Context> context, cl_mem_object_type type, cl_mem_flags
 MemObject::~MemObject() { destructor_callbacks_.run(id()); }
 
 backend::Memory& MemObject::storage(Device& device) {
+  if (backend::Memory* memory = published_storage_.find(&device)) return *memory;
   std::lock_guard lock(mutex_);
   for (auto& [owner, memory] : storage_) {
     if (owner == &device) return *memory;
@@ -29,6 +30,7 @@ backend::Memory& MemObject::storage(Device& device) {
   check(memory != nullptr, CL_MEM_OBJECT_ALLOCATION_FAILURE);
   if ((flags_ & CL_MEM_COPY_HOST_PTR) && host_ptr_) memory->write_now(0, host_ptr_, size_);
   storage_.emplace_back(&device, std::move(memory));
+  published_storage_.add(&device, storage_.back().second.get());
   return *storage_.back().second;
 }
 

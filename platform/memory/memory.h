@@ -14,6 +14,7 @@
 #include "platform/objects/context.h"
 #include "platform/memory/memory_access.h"
 #include "platform/memory/memory_coherence.h"
+#include "platform/memory/published_storage.h"
 #include "platform/objects/lookup.h"
 #include "platform/objects/object.h"
 
@@ -101,6 +102,7 @@ class MemObject : public Object, private CoherentStorage {
 
   mutable std::mutex mutex_;
   std::vector<std::pair<Device*, std::unique_ptr<backend::Memory>>> storage_;
+  PublishedStorage published_storage_;  // storage_'s first entries, read without mutex_
   std::vector<Mapping> mappings_;
   MemoryCoherence coherence_{*this, size_};
 };
