@@ -103,6 +103,11 @@ struct KernelArgument {
 };
 
 struct LaunchKernel {
+  LaunchKernel() = default;
+  // Not an aggregate: GCC 12 zeroes all of an aggregate with members that have destructors
+  // (the in-place arguments too) when one is made from a list that leaves members out.
+  explicit LaunchKernel(const KernelCode* code) : kernel(code) {}
+
   const KernelCode* kernel;
   NDRange range;
   // In place for most kernels (base/inline_vector.h).

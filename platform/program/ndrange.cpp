@@ -23,7 +23,7 @@ Ref<Image> lookup_image_argument(cl_mem handle) {
 
 // Makes spec.operation the launch of `code` with each argument resolved to device memory.
 // Built where it stays: a LaunchKernel moved costs a copy of its arguments. Made from the code
-// pointer, not value-initialised, which would zero its arguments' in-place storage.
+// pointer: value-initialised, it would zero its arguments' in-place storage.
 backend::op::LaunchKernel& set_launch_operation(Queue& queue, const Kernel& kernel, const backend::KernelCode& code,
                                                 const std::vector<KernelArgValue>& args, CommandSpec& spec) {
   auto& launch = spec.operation.emplace<backend::op::LaunchKernel>(&code);
