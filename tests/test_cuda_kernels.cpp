@@ -388,6 +388,27 @@ kernel void sizes(global uint* out) {
   }
 }
 
+// A NULL local size over a power-of-two range takes blocks of a power of two up to 256 (the
+// largest that keeps as many threads resident as the occupancy calculator's size), never a
+// larger divisor that would keep fewer (512 of a 768-thread calculator size: one block per SM).
+TEST_F(CudaKernels, NullLocalSizeOfAPowerOfTwoRangeIsAPowerOfTwoUpTo256) {
+  BuiltProgram program(*env, R"CL(
+kernel void sizes(global uint* out) {
+  if (get_global_id(0) == 0 && get_global_id(1) == 0) out[0] = (uint)(get_local_size(0) * get_local_size(1));
+}
+)CL");
+  cl_kernel kernel = program.kernel("sizes");
+  ASSERT_NE(kernel, nullptr);
+  const size_t global[2] = {4096, 4096};
+  DeviceBuffer out(context(), sizeof(cl_uint));
+  set_args(kernel, out.get());
+  ASSERT_EQ(run(kernel, 2, nullptr, global, nullptr), CL_SUCCESS);
+  const cl_uint group = read_buffer<cl_uint>(queue(), out.get(), 1)[0];
+  EXPECT_LE(group, 256u);
+  EXPECT_GE(group, 32u);
+  EXPECT_EQ(group & (group - 1), 0u) << group << " is not a power of two";
+}
+
 TEST_F(CudaKernels, ProgramBinariesLoadAgain) {
   BuiltProgram built(*env, "kernel void twice(global int* p) { p[get_global_id(0)] *= 2; }");
   ASSERT_TRUE(built);

@@ -26,7 +26,7 @@ namespace cucl::backend::cuda {
   X(cuStreamSynchronize) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)         \
   X(cuEventQuery) X(cuEventElapsedTime) X(cuStreamQuery) X(cuStreamWaitEvent)                             \
   X(cuModuleLoadData) X(cuModuleLoadDataEx) X(cuModuleUnload) X(cuModuleGetFunction) X(cuFuncGetAttribute)  \
-  X(cuFuncSetAttribute) X(cuOccupancyMaxPotentialBlockSize) X(cuLaunchKernel) X(cuLaunchHostFunc)              \
+  X(cuFuncSetAttribute) X(cuOccupancyMaxPotentialBlockSize) X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuLaunchKernel) X(cuLaunchHostFunc)              \
   X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphDestroy) X(cuGraphInstantiateWithFlags)              \
   X(cuGraphExecUpdate) X(cuGraphExecDestroy) X(cuGraphLaunch) X(cuDeviceCanAccessPeer) X(cuCtxEnablePeerAccess) \
   X(cuMemcpyPeerAsync) X(cuGraphExecKernelNodeSetParams) X(cuTexObjectCreate) X(cuTexObjectDestroy)

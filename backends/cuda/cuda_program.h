@@ -53,6 +53,9 @@ class CudaKernelCode final : public KernelCode {
   cl_int allow_dynamic_shared(size_t bytes) const;
 
  private:
+  // The block size a NULL local size aims at (preferred_work_group_size); 0 if unknown.
+  size_t most_resident_block_size() const;
+
   CudaContext& context_;
   CUfunction function_;
   Attributes attributes_;

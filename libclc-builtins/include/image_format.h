@@ -129,14 +129,38 @@ static inline float4 snorm_to_float(int4 c, float max) {
                                    (float4)-1.0f);
 }
 
-// round_to_nearest_even(clamp(scale * x, lo, hi)), NaN giving 0. The product is exact in
-// double (24-bit x by at most 16 bits), so ties are decided on the exact value.
+// round_to_nearest_even(clamp(scale * x, lo, hi)), NaN giving 0, ties decided on the exact
+// product.
+#ifdef __NVPTX__
+// In float, as fast as the GPU's fp32 (its fp64 is a fraction of that, and an image write
+// converts four channels): the product rounded, p, and its rounding error, e = fma(x, scale,
+// -p), exact. Half-integers (below 2^23) are floats, so rounding keeps x * scale and p on the
+// same side of each: the two round to the same integer except where p is itself halfway,
+// where the sign of e says which way the exact product lies.
+static inline int4 float_to_normalized(float4 x, double4 scale_as_double, double4 lo, double4 hi) {
+  const float4 scale = __builtin_convertvector(scale_as_double, float4);
+  x = x == x ? x : (float4)0.0f;
+  const float4 p = x * scale;
+  const float4 e = (float4)(__builtin_fmaf(x.x, scale.x, -p.x), __builtin_fmaf(x.y, scale.y, -p.y),
+                            __builtin_fmaf(x.z, scale.z, -p.z), __builtin_fmaf(x.w, scale.w, -p.w));
+  const float4 below = __builtin_elementwise_floor(p);
+  const int4 halfway = p == below + 0.5f;  // not p - below: that could contract into an fma of x
+  float4 r = ROUNDEVEN(p);
+  r = halfway && e > 0.0f ? below + 1.0f : r;
+  r = halfway && e < 0.0f ? below : r;
+  r = __builtin_elementwise_min(__builtin_elementwise_max(r, __builtin_convertvector(lo, float4)),
+                                __builtin_convertvector(hi, float4));
+  return __builtin_convertvector(r, int4);
+}
+#else
+// In double, where the product is exact (24-bit x by at most 16 bits).
 static inline int4 float_to_normalized(float4 x, double4 scale, double4 lo, double4 hi) {
   double4 d = __builtin_convertvector(x, double4) * scale;
   d = d == d ? d : (double4)0.0;
   d = __builtin_elementwise_min(__builtin_elementwise_max(d, lo), hi);
   return __builtin_convertvector(ROUNDEVEN(d), int4);
 }
+#endif
 static inline uint4 float_to_unorm(float4 x, double4 max) {
   return as_uint4(float_to_normalized(x, max, (double4)0.0, max));
 }

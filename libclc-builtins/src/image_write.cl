@@ -11,6 +11,19 @@ static bool inside_image(image_descriptor image, int4 coord, int kind) {
 
 void __cucl_image_write_float(image_descriptor image, int4 coord, float4 color, int kind) {
   if (!inside_image(image, coord, kind)) return;
+  // The commonest formats first, with the general encoder's conversions but without its
+  // dispatch on order and type (which costs a GPU resample a good part of its time).
+  if (image->channel_order == CLK_RGBA) {
+    __global uchar* pixel = image_pixel(image, coord);
+    if (image->channel_data_type == CLK_UNORM_INT8) {
+      *(__global pixel_uint*)pixel = pack_bytes(float_to_unorm(color, (double4)255.0)).x;
+      return;
+    }
+    if (image->channel_data_type == CLK_FLOAT) {
+      *(__global pixel_uint4*)pixel = as_uint4(color);
+      return;
+    }
+  }
   const image_format format = image_format_of(image);
   store_pixel_bits(image_pixel(image, coord), format.pixel_size, encode_float(format, color));
 }
