@@ -152,6 +152,53 @@ TEST_P(MutableDispatch, UpdatesChangeLaterReplaysAndNotTheKernel) {
   EXPECT_EQ(api.release(buffer), CL_SUCCESS);
 }
 
+// Updates of by-value arguments alone put the new bytes into the launch as recorded (the
+// range and the buffers stay); each replay runs the value set before it, also after an update
+// that changed the buffer, and a command whose range is empty takes them too.
+TEST_P(MutableDispatch, ValueOnlyUpdatesEachReachTheNextReplay) {
+  const size_t n = 32;
+  std::vector<cl_int> zeros(n, 0);
+  DeviceBuffer a(env.context, n * 4, zeros.data()), b(env.context, n * 4, zeros.data());
+  cl_command_buffer_khr buffer = make(true);
+  cl_mutable_command_khr command = finalized_mark(buffer, a.get(), 1, 16, 4);
+  ASSERT_NE(command, nullptr);
+  cl_int value = 0;
+  const cl_mutable_dispatch_arg_khr value_arg[] = {{1, sizeof value, &value}};
+  const MutableDispatchConfig values_only = argument_update(command, value_arg);
+  for (value = 2; value < 6; ++value) {
+    ASSERT_EQ(update(buffer, {&values_only}), CL_SUCCESS);
+    replay(buffer);
+    expect_span(env.queue, a.get(), n, 0, 16, value * 1000 + 4, 0);
+  }
+  const cl_mem to_b = b.get();
+  const cl_mutable_dispatch_arg_khr buffer_arg[] = {{0, sizeof to_b, &to_b}};
+  const MutableDispatchConfig to_buffer_b = argument_update(command, buffer_arg);
+  ASSERT_EQ(update(buffer, {&to_buffer_b}), CL_SUCCESS);
+  value = 7;
+  ASSERT_EQ(update(buffer, {&values_only}), CL_SUCCESS);
+  replay(buffer);
+  expect_span(env.queue, b.get(), n, 0, 16, 7004, 0);
+  expect_span(env.queue, a.get(), n, 0, 16, 5004, 0);
+
+  // No work at all, then a value, then work again: the value set meanwhile is the one it runs.
+  const size_t none = 0, sixteen = 16;
+  MutableDispatchConfig empty_range;
+  empty_range.command = command;
+  empty_range.global_work_size = &none;
+  ASSERT_EQ(update(buffer, {&empty_range}), CL_SUCCESS);
+  value = 8;
+  ASSERT_EQ(update(buffer, {&values_only}), CL_SUCCESS);
+  replay(buffer);
+  expect_span(env.queue, b.get(), n, 0, 16, 7004, 0);
+  MutableDispatchConfig full_range;
+  full_range.command = command;
+  full_range.global_work_size = &sixteen;
+  ASSERT_EQ(update(buffer, {&full_range}), CL_SUCCESS);
+  replay(buffer);
+  expect_span(env.queue, b.get(), n, 0, 16, 8004, 0);
+  EXPECT_EQ(api.release(buffer), CL_SUCCESS);
+}
+
 // A replay enqueued before an update keeps the configuration it was enqueued with.
 TEST_P(MutableDispatch, AReplayInFlightKeepsItsConfiguration) {
   const size_t n = 32;

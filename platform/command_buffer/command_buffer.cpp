@@ -84,7 +84,7 @@ void CommandBuffer::replace(std::span<const Replacement> replacements) {
   if (finalized_) list = next_version_locked();
   for (const Replacement& replacement : replacements) {
     CommandSpec& spec = *replacement.spec;
-    recorded_.at(replacement.index) = recorded_of(spec);
+    if (!replacement.same_memory) recorded_.at(replacement.index) = recorded_of(spec);
     auto& operations = list ? list->operations : operations_;
     operations.at(replacement.index) = std::move(spec.operation);
     if (list) list->replaced_in.at(replacement.index) = list->version;
@@ -108,6 +108,11 @@ std::shared_ptr<backend::op::RecordedOperations> CommandBuffer::next_version_loc
   }
   list->version = ++list->replay_states->last_version;
   return list;
+}
+
+void CommandBuffer::copy_operation(size_t index, backend::Operation& into) const {
+  std::lock_guard lock(mutex_);
+  into = finalized_ ? list_->operations.at(index) : operations_.at(index);
 }
 
 void CommandBuffer::finalize() {

@@ -60,7 +60,10 @@ class CommandBuffer final : public Object {
   struct Replacement {
     size_t index;
     CommandSpec* spec;
+    bool same_memory = false;  // the command touches and holds what it did: only its operation changes
   };
+  // `into` becomes command `index`'s operation as the next replay would run it.
+  void copy_operation(size_t index, backend::Operation& into) const;
   void replace(std::span<const Replacement> replacements);
   // Held by clUpdateMutableCommandsKHR from its checks to its last replacement.
   std::mutex& update_mutex() { return update_mutex_; }

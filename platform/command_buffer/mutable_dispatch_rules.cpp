@@ -1,6 +1,8 @@
 #include "platform/command_buffer/mutable_dispatch_rules.h"
 
 #include <algorithm>
+#include <cstring>
+#include <optional>
 
 #include "base/error.h"
 #include "base/inline_vector.h"
@@ -112,6 +114,38 @@ MutableCommand::Config changed_config(const MutableCommand& command, const Mutab
   return next;
 }
 
+// Whether `change` sets by-value arguments of a complete command and nothing else: then the
+// range and the memory the launch touches stay as they were checked, and patch_values puts
+// the new bytes into the launch as it is, without building it again.
+bool changes_only_values(const MutableCommand& command, const MutableDispatchConfig& change) {
+  if (change.global_work_offset || change.global_work_size || change.local_work_size || change.num_svm_args ||
+      change.num_exec_infos || !command.config_while_updating().complete()) {
+    return false;
+  }
+  const auto& metadata = command.kernel().metadata().args;
+  for (cl_uint a = 0; a < change.num_args; ++a) {
+    if (metadata.at(change.arg_list[a].arg_index).kind != compiler::KernelArgMetadata::Kind::Value) return false;
+  }
+  return true;
+}
+
+// `into` becomes the command's launch with `change`'s by-value arguments as `next` has them;
+// false where its operation is no launch (an empty range) or lays an argument out otherwise.
+bool patch_values(const CommandBuffer& buffer, const MutableCommand& command, const MutableDispatchConfig& change,
+                  const MutableCommand::Config& next, backend::Operation& into) {
+  buffer.copy_operation(command.index(), into);
+  auto* launch = std::get_if<backend::op::LaunchKernel>(&into);
+  if (!launch) return false;
+  for (cl_uint a = 0; a < change.num_args; ++a) {
+    const cl_uint index = change.arg_list[a].arg_index;
+    const backend::op::KernelArgument& argument = launch->arguments[index];
+    const KernelArgValue& value = next.args[index];
+    if (argument.kind != backend::op::KernelArgument::Kind::Bytes || argument.size != value.bytes.size()) return false;
+    std::memcpy(launch->bytes.data() + argument.bytes_offset, value.bytes.data(), value.bytes.size());
+  }
+  return true;
+}
+
 }  // namespace
 
 void record_kernel(CommandBuffer& buffer, const cl_command_properties_khr* properties, Kernel& kernel,
@@ -153,11 +187,17 @@ void update_mutable_commands(CommandBuffer& buffer, cl_uint num_configs, const c
     check(configs[i] != nullptr, CL_INVALID_VALUE);
   }
   struct Update {
+    Update(Ref<MutableCommand> changed, MutableCommand::Config next)  // work: patched in place
+        : command(std::move(changed)), config(std::move(next)), same_memory(true) {}
     Update(Queue& queue, Ref<MutableCommand> changed, MutableCommand::Config next)
-        : command(std::move(changed)), config(std::move(next)), work(work_of(queue, command->kernel(), config)) {}
+        : command(std::move(changed)),
+          config(std::move(next)),
+          work(work_of(queue, command->kernel(), config)),
+          same_memory(false) {}
     Ref<MutableCommand> command;
     MutableCommand::Config config;
     CommandSpec work;
+    bool same_memory;  // work holds only the operation; the command touches what it did
   };
   // One update at a time per buffer, so that what is checked is what is replaced.
   const std::lock_guard lock(buffer.update_mutex());
@@ -173,14 +213,22 @@ void update_mutable_commands(CommandBuffer& buffer, cl_uint num_configs, const c
     if (earlier != updates.end()) {
       earlier->config = changed_config(*command, change, earlier->config);
       earlier->work = work_of(buffer.queue(), command->kernel(), earlier->config);
+      earlier->same_memory = false;
+      continue;
+    }
+    MutableCommand::Config next = changed_config(*command, change, command->config_while_updating());
+    if (changes_only_values(*command, change)) {
+      Update& update = updates.emplace_back(command, std::move(next));
+      if (patch_values(buffer, *command, change, update.config, update.work.operation)) continue;
+      update.work = work_of(buffer.queue(), command->kernel(), update.config);
+      update.same_memory = false;
     } else {
-      MutableCommand::Config next = changed_config(*command, change, command->config_while_updating());
       updates.emplace_back(buffer.queue(), std::move(command), std::move(next));
     }
   }
   InlineVector<CommandBuffer::Replacement, 4> replacements;
   replacements.reserve(updates.size());
-  for (Update& update : updates) replacements.push_back({update.command->index(), &update.work});
+  for (Update& update : updates) replacements.push_back({update.command->index(), &update.work, update.same_memory});
   buffer.replace({replacements.data(), replacements.size()});
   for (Update& update : updates) update.command->set_config(std::move(update.config));
 }
