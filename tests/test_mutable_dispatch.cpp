@@ -74,6 +74,11 @@ class MutableDispatch : public DeviceTest {
     EXPECT_EQ(api.finalize(buffer), CL_SUCCESS);
     return command;
   }
+  // n ints of 0.
+  DeviceBuffer zeroed(size_t n) {
+    const std::vector<cl_int> zeros(n, 0);
+    return DeviceBuffer(env.context, n * 4, zeros.data());
+  }
   void replay(cl_command_buffer_khr buffer) {
     ASSERT_EQ(api.enqueue(0, nullptr, buffer, 0, nullptr, nullptr), CL_SUCCESS);
     ASSERT_EQ(clFinish(env.queue), CL_SUCCESS);
@@ -124,8 +129,7 @@ TEST_P(MutableDispatch, TheDeviceReportsWhatItUpdates) {
 // new work, and the kernel object keeps the arguments it had.
 TEST_P(MutableDispatch, UpdatesChangeLaterReplaysAndNotTheKernel) {
   const size_t n = 64;
-  std::vector<cl_int> zeros(n, 0);
-  DeviceBuffer a(env.context, n * 4, zeros.data()), b(env.context, n * 4, zeros.data());
+  DeviceBuffer a = zeroed(n), b = zeroed(n);
   cl_command_buffer_khr buffer = make(true);
   cl_mutable_command_khr command = finalized_mark(buffer, a.get(), 1, 16, 4);
   ASSERT_NE(command, nullptr);
@@ -157,8 +161,7 @@ TEST_P(MutableDispatch, UpdatesChangeLaterReplaysAndNotTheKernel) {
 // that changed the buffer, and a command whose range is empty takes them too.
 TEST_P(MutableDispatch, ValueOnlyUpdatesEachReachTheNextReplay) {
   const size_t n = 32;
-  std::vector<cl_int> zeros(n, 0);
-  DeviceBuffer a(env.context, n * 4, zeros.data()), b(env.context, n * 4, zeros.data());
+  DeviceBuffer a = zeroed(n), b = zeroed(n);
   cl_command_buffer_khr buffer = make(true);
   cl_mutable_command_khr command = finalized_mark(buffer, a.get(), 1, 16, 4);
   ASSERT_NE(command, nullptr);
@@ -224,8 +227,7 @@ TEST_P(MutableDispatch, AReplayInFlightKeepsItsConfiguration) {
 // version's work (a GPU replays one graph, brought up to date between the two launches).
 TEST_P(MutableDispatch, ReplaysOfTwoVersionsInFlightTogether) {
   const size_t n = 32;
-  std::vector<cl_int> zeros(n, 0);
-  DeviceBuffer a(env.context, n * 4, zeros.data()), b(env.context, n * 4, zeros.data());
+  DeviceBuffer a = zeroed(n), b = zeroed(n);
   cl_command_buffer_khr buffer = make(true);
   cl_mutable_command_khr command = finalized_mark(buffer, a.get(), 3, n, 1);
   const cl_mem to_b = b.get();
@@ -242,9 +244,8 @@ TEST_P(MutableDispatch, ReplaysOfTwoVersionsInFlightTogether) {
 // together.
 TEST_P(MutableDispatch, UpdatesOfOneCommandAmongSeveral) {
   const size_t n = 48;
-  std::vector<cl_int> zeros(n, 0);
-  DeviceBuffer a(env.context, n * 4, zeros.data()), b(env.context, n * 4, zeros.data()),
-      c(env.context, n * 4, zeros.data());
+  DeviceBuffer a = zeroed(n), b = zeroed(n), c = zeroed(n);
+  const std::vector<cl_int> zeros(n, 0);  // to clear a again
   cl_command_buffer_khr buffer = make(true);
   cl_mutable_command_khr first = nullptr, second = nullptr;
   const size_t four = 4;
@@ -409,8 +410,7 @@ TEST_P(MutableDispatch, RecordingErrors) {
 // Every refused update leaves every command of the call as it was.
 TEST_P(MutableDispatch, UpdateErrorsChangeNothing) {
   const size_t n = 64;
-  std::vector<cl_int> zeros(n, 0);
-  DeviceBuffer a(env.context, n * 4, zeros.data());
+  DeviceBuffer a = zeroed(n);
   set_args(mark, a.get(), cl_int{5});
   cl_command_buffer_khr buffer = make(true);
   cl_mutable_command_khr command = nullptr, fixed = nullptr;
