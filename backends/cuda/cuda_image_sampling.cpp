@@ -7,9 +7,11 @@
 namespace cucl::backend::cuda {
 namespace {
 
-// A sampler's CLK_* bits (libclc-builtins/include/cucl_image.h).
-constexpr unsigned kNormalized = 0x1, kAddressMask = 0xE, kNearest = 0x10, kLinear = 0x20;
-constexpr unsigned kAddressNone = 0, kClampToEdge = 2, kClamp = 4, kRepeat = 6, kMirroredRepeat = 8;
+constexpr unsigned kAddressNone = CUCL_SAMPLER_ADDRESS_BITS(CL_ADDRESS_NONE),
+                   kClampToEdge = CUCL_SAMPLER_ADDRESS_BITS(CL_ADDRESS_CLAMP_TO_EDGE),
+                   kClamp = CUCL_SAMPLER_ADDRESS_BITS(CL_ADDRESS_CLAMP),
+                   kRepeat = CUCL_SAMPLER_ADDRESS_BITS(CL_ADDRESS_REPEAT),
+                   kMirroredRepeat = CUCL_SAMPLER_ADDRESS_BITS(CL_ADDRESS_MIRRORED_REPEAT);
 
 // How the texture unit reads a CL_RGBA format: the channels in OpenCL's order, converted as
 // read_imagef/i/ui do (normalized integers promoted to [0, 1] unless read as integers).
@@ -90,9 +92,9 @@ class TextureSampling final : public ImageSampling {
   // A texture for sampler bits `bits` in its slot; false (the slot stays 0) where the driver
   // refuses it.
   bool add(unsigned bits, const CUDA_RESOURCE_DESC& resource, const TextureFormat& format) {
-    const bool normalized = bits & kNormalized;
-    const bool linear = bits & kLinear;
-    const std::optional<CUaddress_mode> mode = address_mode(bits & kAddressMask, normalized);
+    const bool normalized = bits & CUCL_SAMPLER_NORMALIZED;
+    const bool linear = bits & CUCL_SAMPLER_FILTER_LINEAR;
+    const std::optional<CUaddress_mode> mode = address_mode(bits & CUCL_SAMPLER_ADDRESS_MASK, normalized);
     if (!mode || (linear && format.read_as_integer)) return false;
     CUDA_TEXTURE_DESC texture{};
     texture.addressMode[0] = texture.addressMode[1] = texture.addressMode[2] = *mode;
@@ -133,9 +135,9 @@ std::unique_ptr<ImageSampling> sample_image_with_textures(std::shared_ptr<CudaCo
   context->make_current();
   auto sampling = std::make_unique<TextureSampling>(context);
   bool any = false;
-  for (unsigned normalized : {0u, kNormalized}) {
+  for (unsigned normalized : {0u, CUCL_SAMPLER_NORMALIZED}) {
     for (unsigned address : {kAddressNone, kClampToEdge, kClamp, kRepeat, kMirroredRepeat}) {
-      for (unsigned filter : {kNearest, kLinear}) {
+      for (unsigned filter : {CUCL_SAMPLER_FILTER_NEAREST, CUCL_SAMPLER_FILTER_LINEAR}) {
         any = sampling->add(normalized | address | filter, resource, *format) || any;
       }
     }

@@ -28,9 +28,19 @@ typedef uint64_t cucl_image_u64;
 typedef int32_t cucl_image_i32;
 #endif
 
+// A sampler's bits. The addressing modes are 2 * (CL_ADDRESS_* - CL_ADDRESS_NONE) (the host's
+// names; CUCL_SAMPLER_ADDRESS_BITS gives them).
+#define CUCL_SAMPLER_NORMALIZED 0x1u
+#define CUCL_SAMPLER_ADDRESS_BITS(cl_addressing_mode) (2u * ((cl_addressing_mode) - CL_ADDRESS_NONE))
+#define CUCL_SAMPLER_ADDRESS_MASK 0xEu
+#define CUCL_SAMPLER_FILTER_NEAREST 0x10u
+#define CUCL_SAMPLER_FILTER_LINEAR 0x20u
+
 #define CUCL_IMAGE_TEXTURE_SLOTS 20
-#define CUCL_IMAGE_TEXTURE_SLOT(bits) \
-  (((((bits) >> 1) & 7u) * 4u + (((bits) >> 5) & 1u) * 2u + ((bits) & 1u)) % CUCL_IMAGE_TEXTURE_SLOTS)
+#define CUCL_IMAGE_TEXTURE_SLOT(bits)                                                              \
+  ((((bits) & CUCL_SAMPLER_ADDRESS_MASK) * 2u + ((bits) & CUCL_SAMPLER_FILTER_LINEAR ? 2u : 0u) + \
+    ((bits) & CUCL_SAMPLER_NORMALIZED)) %                                                          \
+   CUCL_IMAGE_TEXTURE_SLOTS)
 
 typedef struct cucl_image {
   cucl_image_u64 data;         // the address kernels on this device use for pixel (0, 0, 0)

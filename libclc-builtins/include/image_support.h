@@ -16,9 +16,9 @@
 #define IMAGE_2D_ARRAY 4
 #define IMAGE_3D 5
 
-#define SAMPLER_NORMALIZED_MASK 0x1u
-#define SAMPLER_ADDRESS_MASK 0xEu
-#define SAMPLER_FILTER_LINEAR_BIT 0x20u
+#define SAMPLER_NORMALIZED_MASK CUCL_SAMPLER_NORMALIZED
+#define SAMPLER_ADDRESS_MASK CUCL_SAMPLER_ADDRESS_MASK
+#define SAMPLER_FILTER_LINEAR_BIT CUCL_SAMPLER_FILTER_LINEAR
 
 #define IMAGE_DESCRIPTOR(image) __builtin_astype(image, const __global cucl_image*)
 #define SAMPLER_BITS(sampler) ((uint)__builtin_astype(sampler, ulong))

@@ -1,6 +1,7 @@
 #include "platform/memory/sampler.h"
 
 #include "base/error.h"
+#include "libclc-builtins/include/cucl_image.h"
 
 namespace cucl {
 namespace {
@@ -34,10 +35,9 @@ Sampler::Sampler(Ref<Context> context, cl_bool normalized_coords, cl_addressing_
       properties_(std::move(properties)) {}
 
 uint32_t Sampler::kernel_bits() const {
-  // CLK_ADDRESS_NONE ... MIRRORED_REPEAT are 0, 2, 4, 6, 8 in the order of CL_ADDRESS_*.
-  const uint32_t addressing = 2 * (addressing_mode_ - CL_ADDRESS_NONE);
-  const uint32_t filter = filter_mode_ == CL_FILTER_LINEAR ? 0x20 : 0x10;
-  return (normalized_coords_ ? 1u : 0u) | addressing | filter;
+  const uint32_t addressing = CUCL_SAMPLER_ADDRESS_BITS(addressing_mode_);
+  const uint32_t filter = filter_mode_ == CL_FILTER_LINEAR ? CUCL_SAMPLER_FILTER_LINEAR : CUCL_SAMPLER_FILTER_NEAREST;
+  return (normalized_coords_ ? CUCL_SAMPLER_NORMALIZED : 0u) | addressing | filter;
 }
 
 Ref<Sampler> create_sampler(Context& context, cl_bool normalized_coords, cl_addressing_mode addressing_mode,
