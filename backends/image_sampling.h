@@ -30,6 +30,14 @@ class ImageSampling {
   virtual ~ImageSampling() = default;
   // Indexed by CUCL_IMAGE_TEXTURE_SLOT of a sampler's CLK_* bits; 0: software sampling.
   std::array<uint64_t, CUCL_IMAGE_TEXTURE_SLOTS> handles{};
+
+  // Every slot holds a handle: kernels reading the image need no software sampler.
+  bool serves_every_state() const {
+    for (uint64_t handle : handles) {
+      if (!handle) return false;
+    }
+    return true;
+  }
 };
 
 }  // namespace cucl::backend

@@ -114,6 +114,9 @@ struct LaunchKernel {
   InlineVector<KernelArgument, 8> arguments;
   InlineVector<std::byte, 64> bytes;  // the by-value arguments, each aligned for its type
   size_t printf_buffer_size = 0;  // CL_DEVICE_PRINTF_BUFFER_SIZE
+  // Every read-only 2D image argument has a texture for each sampler state on this device
+  // (ImageSampling::serves_every_state): the launch may take the kernel's textured code.
+  bool sampled_images_in_hardware = false;
 };
 
 struct RecordedOperations;

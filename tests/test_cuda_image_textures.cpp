@@ -38,6 +38,10 @@ const char* kSource = R"(
     kernel void sample_i(read_only image2d_t image, sampler_t s, global const float2* coords, global int4* out) {
       size_t i = get_global_id(0);
       out[i] = read_imagei(image, s, coords[i]);
+    }
+    kernel void sample_two(read_only image2d_t a, read_only image2d_t b, sampler_t s, float2 at, global float4* out) {
+      out[0] = read_imagef(a, s, at);
+      out[1] = read_imagef(b, s, at);
     })";
 
 constexpr size_t kWidth = 64, kHeight = 16;  // rows of 256 bytes and more: a texture's pitch
@@ -112,14 +116,43 @@ TEST_F(CudaImageTextures, ImagesATextureCannotHoldSampleInSoftware) {
   cl_sampler linear = sampler(CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR);
   EXPECT_NEAR(sample_f(odd.get(), linear, {kBetweenCentres, 3.5f})[0], kExactWeight, 1e-6f);
   clReleaseSampler(linear);
-  // CLK_ADDRESS_CLAMP with unnormalized coordinates is not a CUDA texture mode: its border
-  // still comes from the software sampler, and the filter weight with it.
+}
+
+// CLK_ADDRESS_CLAMP with unnormalized coordinates is CUDA's border mode: the texture unit
+// filters (8-bit weights) and gives the border of CL_RGBA, transparent black.
+TEST_F(CudaImageTextures, UnnormalizedClampTakesTheTextureUnitsBorder) {
   Mem image = ramp(kWidth);
   cl_sampler border = sampler(CL_FALSE, CL_ADDRESS_CLAMP, CL_FILTER_LINEAR);
   const std::vector<float> got = sample_f(image.get(), border, {kBetweenCentres, 3.5f, -0.25f, 3.5f});
-  EXPECT_NEAR(got[0], kExactWeight, 1e-6f);
+  EXPECT_NEAR(got[0], std::round(kExactWeight * 256) / 256, 1e-6f);
   EXPECT_NEAR(got[4], 0.0f, 1e-6f) << "the border of CL_RGBA is transparent black";
   clReleaseSampler(border);
+}
+
+// A launch takes the kernel's textured code (no software sampler) only where every image it
+// samples has textures: with one image in software, both images read right.
+TEST_F(CudaImageTextures, AKernelSamplingOneSoftwareImageReadsBothRight) {
+  Mem texture = ramp(kWidth), software = ramp(5);  // 80-byte rows: not a texture pitch
+  cl_sampler linear = sampler(CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR);
+  const float quantized = std::round(kExactWeight * 256) / 256;
+  auto sample_two = [&](cl_mem a, cl_mem b) {
+    DeviceBuffer out(context(), 2 * 4 * sizeof(float));
+    cl_kernel kernel = program->kernel("sample_two");
+    const cl_float2 at = {{kBetweenCentres, 3.5f}};
+    set_args(kernel, a, b, linear, at, out.get());
+    run_1d(queue(), kernel, 1);
+    return read_buffer<float>(queue(), out.get(), 8);
+  };
+  std::vector<float> got = sample_two(texture.get(), software.get());
+  EXPECT_NEAR(got[0], quantized, 1e-6f);
+  EXPECT_NEAR(got[4], kExactWeight, 1e-6f);
+  got = sample_two(software.get(), texture.get());
+  EXPECT_NEAR(got[0], kExactWeight, 1e-6f);
+  EXPECT_NEAR(got[4], quantized, 1e-6f);
+  got = sample_two(texture.get(), texture.get());  // the textured code
+  EXPECT_NEAR(got[0], quantized, 1e-6f);
+  EXPECT_NEAR(got[4], quantized, 1e-6f);
+  clReleaseSampler(linear);
 }
 
 // Every sampler state on an RGBA8 texture image: the nearest pixel exactly (coordinates kept

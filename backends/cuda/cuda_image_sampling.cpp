@@ -39,21 +39,33 @@ std::optional<TextureFormat> texture_format(const cl_image_format& format) {
   }
 }
 
-// The CUDA addressing mode of a CLK_ADDRESS_* value (normalized coordinates), or none.
+// The CUDA addressing mode of a CLK_ADDRESS_* value. CUDA takes WRAP and MIRROR only with
+// normalized coordinates, as OpenCL defines REPEAT and MIRRORED_REPEAT only with them.
 std::optional<CUaddress_mode> address_mode(unsigned address, bool normalized) {
   switch (address) {
     case kAddressNone:  // undefined outside the image: clamping is one right answer
     case kClampToEdge: return CU_TR_ADDRESS_MODE_CLAMP;
-    // CUDA takes only CLAMP with unnormalized coordinates; OpenCL allows REPEAT and
-    // MIRRORED_REPEAT only with normalized ones.
-    case kClamp:
-      return normalized ? std::optional<CUaddress_mode>(CU_TR_ADDRESS_MODE_BORDER) : std::nullopt;
+    case kClamp: return CU_TR_ADDRESS_MODE_BORDER;
     case kRepeat:
       return normalized ? std::optional<CUaddress_mode>(CU_TR_ADDRESS_MODE_WRAP) : std::nullopt;
     case kMirroredRepeat:
       return normalized ? std::optional<CUaddress_mode>(CU_TR_ADDRESS_MODE_MIRROR) : std::nullopt;
     default: return std::nullopt;
   }
+}
+
+// The sampler state whose texture also serves `bits`, where OpenCL leaves the results of
+// `bits` undefined: REPEAT and MIRRORED_REPEAT with unnormalized coordinates read as
+// CLAMP_TO_EDGE, and read_imagei/ui take the nearest pixel whatever the filter (as the
+// software sampler does). So every slot of an image of a texture format holds a texture,
+// and kernels reading it may leave the software sampler out (ImageSampling::serves_every_state).
+unsigned served_state(unsigned bits, const TextureFormat& format) {
+  const unsigned address = bits & CUCL_SAMPLER_ADDRESS_MASK;
+  if (!(bits & CUCL_SAMPLER_NORMALIZED) && (address == kRepeat || address == kMirroredRepeat)) {
+    bits = (bits & ~CUCL_SAMPLER_ADDRESS_MASK) | kClampToEdge;
+  }
+  if (format.read_as_integer) bits = (bits & ~CUCL_SAMPLER_FILTER_LINEAR) | CUCL_SAMPLER_FILTER_NEAREST;
+  return bits;
 }
 
 int attribute(const CudaContext& context, CUdevice_attribute which) {
@@ -92,10 +104,11 @@ class TextureSampling final : public ImageSampling {
   // A texture for sampler bits `bits` in its slot; false (the slot stays 0) where the driver
   // refuses it.
   bool add(unsigned bits, const CUDA_RESOURCE_DESC& resource, const TextureFormat& format) {
-    const bool normalized = bits & CUCL_SAMPLER_NORMALIZED;
-    const bool linear = bits & CUCL_SAMPLER_FILTER_LINEAR;
-    const std::optional<CUaddress_mode> mode = address_mode(bits & CUCL_SAMPLER_ADDRESS_MASK, normalized);
-    if (!mode || (linear && format.read_as_integer)) return false;
+    const unsigned served = served_state(bits, format);
+    const bool normalized = served & CUCL_SAMPLER_NORMALIZED;
+    const bool linear = served & CUCL_SAMPLER_FILTER_LINEAR;
+    const std::optional<CUaddress_mode> mode = address_mode(served & CUCL_SAMPLER_ADDRESS_MASK, normalized);
+    if (!mode) return false;
     CUDA_TEXTURE_DESC texture{};
     texture.addressMode[0] = texture.addressMode[1] = texture.addressMode[2] = *mode;
     texture.filterMode = linear ? CU_TR_FILTER_MODE_LINEAR : CU_TR_FILTER_MODE_POINT;

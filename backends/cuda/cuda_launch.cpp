@@ -183,6 +183,7 @@ class BoundLaunch {
  public:
   explicit BoundLaunch(const op::LaunchKernel& launch)
       : kernel_(static_cast<const CudaKernelCode&>(*launch.kernel)),
+        function_(kernel_.function_for(launch.sampled_images_in_hardware)),
         launch_context_(whole_range(launch.range)),
         parameters_(launch.arguments.size()),
         local_bytes_(bind_arguments(launch, parameters_, launch_context_)) {}
@@ -202,13 +203,14 @@ class BoundLaunch {
   // Hands every CUDA launch of the range to `each`, in order; stops at the first that fails.
   template <class Each>
   CUresult for_each(Each&& each) {
-    GridLaunch grid_launch{kernel_.function(), {}, {}, static_cast<unsigned>(local_bytes_), parameters_.pointers()};
+    GridLaunch grid_launch{function_, {}, {}, static_cast<unsigned>(local_bytes_), parameters_.pointers()};
     GroupLauncher<std::remove_reference_t<Each>> launcher(grid_launch, launch_context_, each);
     return launch_range(launcher, launch_context_);
   }
 
  private:
   const CudaKernelCode& kernel_;
+  CUfunction function_;
   LaunchContext launch_context_;
   KernelParameters parameters_;
   uint64_t local_bytes_;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/debug_log.h"
+#include "backends/cuda/kernel_abi.h"
 #include "backends/cuda/nvptx_program.h"
 
 namespace cucl::backend::cuda {
@@ -68,6 +69,26 @@ int function_attribute(const CudaDriver& driver, CUfunction function, CUfunction
   return value;
 }
 
+// The module's entry `name`; null with the reason in `error` if it has none.
+CUfunction entry_function(const CudaDriver& driver, CUmodule module, const std::string& name, std::string& error) {
+  CUfunction function = nullptr;
+  if (CUresult result = driver.cuModuleGetFunction(&function, module, name.c_str()); result != CUDA_SUCCESS) {
+    error = "the PTX has no entry for kernel " + name + ": " + driver.describe(result);
+    return nullptr;
+  }
+  return function;
+}
+
+CudaKernelCode::Attributes attributes_of(const CudaDriver& driver, CUfunction function) {
+  CudaKernelCode::Attributes attributes;
+  attributes.max_threads_per_block = function_attribute(driver, function, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  attributes.static_shared_bytes = function_attribute(driver, function, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+  attributes.local_bytes = function_attribute(driver, function, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+  attributes.max_dynamic_shared_bytes =
+      function_attribute(driver, function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES);
+  return attributes;
+}
+
 size_t max_shared_per_block(const CudaContext& context) {
   const CudaDriver& driver = context.driver();
   int value = 0;
@@ -84,12 +105,13 @@ size_t max_shared_per_block(const CudaContext& context) {
 
 }  // namespace
 
-CudaKernelCode::CudaKernelCode(CudaContext& context, CUfunction function, Attributes attributes,
-                               size_t max_shared_per_block, bool uses_printf,
+CudaKernelCode::CudaKernelCode(CudaContext& context, CUfunction function, CUfunction textured,
+                               Attributes attributes, size_t max_shared_per_block, bool uses_printf,
                                std::shared_ptr<const std::vector<PrintfCallSite>> printf_sites,
                                std::shared_ptr<PrintfBuffers> printf_buffers)
     : context_(context),
       function_(function),
+      textured_function_(textured),
       attributes_(attributes),
       max_shared_per_block_(max_shared_per_block),
       uses_printf_(uses_printf),
@@ -142,9 +164,11 @@ cl_int CudaKernelCode::allow_dynamic_shared(size_t bytes) const {
   }
   std::lock_guard lock(shared_mutex_);
   if (bytes <= dynamic_shared_allowed_.load(std::memory_order_relaxed)) return CL_SUCCESS;
-  if (context_.driver().cuFuncSetAttribute(function_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                           static_cast<int>(bytes)) != CUDA_SUCCESS) {
-    return CL_OUT_OF_RESOURCES;
+  for (CUfunction function : {function_, textured_function_}) {
+    if (function && context_.driver().cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                                          static_cast<int>(bytes)) != CUDA_SUCCESS) {
+      return CL_OUT_OF_RESOURCES;
+    }
   }
   dynamic_shared_allowed_.store(bytes, std::memory_order_release);
   return CL_SUCCESS;
@@ -186,22 +210,19 @@ std::unique_ptr<LoadedProgram> load_cuda_program(std::shared_ptr<CudaContext> co
     auto printf_sites = std::make_shared<const std::vector<PrintfCallSite>>(std::move(decoded->printf_sites));
     CudaLoadedProgram::Kernels kernels;
     for (const NvptxKernel& kernel : decoded->kernels) {
-      CUfunction function = nullptr;
-      if (CUresult result = driver.cuModuleGetFunction(&function, module, kernel.name.c_str());
-          result != CUDA_SUCCESS) {
-        error = "the PTX has no entry for kernel " + kernel.name + ": " + driver.describe(result);
-        return nullptr;
+      CUfunction function = entry_function(driver, module, kernel.name, error);
+      if (!function) return nullptr;
+      CudaKernelCode::Attributes attributes = attributes_of(driver, function);
+      CUfunction textured = nullptr;
+      if (kernel.textured_variant) {
+        textured = entry_function(driver, module, kernel.name + kTexturedEntrySuffix, error);
+        if (!textured) return nullptr;
+        // It answers for the kernel's limits, so it must take every block the kernel takes.
+        if (attributes_of(driver, textured).max_threads_per_block < attributes.max_threads_per_block) textured = nullptr;
       }
-      CudaKernelCode::Attributes attributes;
-      attributes.max_threads_per_block =
-          function_attribute(driver, function, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
-      attributes.static_shared_bytes = function_attribute(driver, function, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
-      attributes.local_bytes = function_attribute(driver, function, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
-      attributes.max_dynamic_shared_bytes =
-          function_attribute(driver, function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES);
-      kernels.emplace_back(kernel.name, std::make_unique<CudaKernelCode>(*context, function, attributes, shared_limit,
-                                                                         kernel.uses_printf, printf_sites,
-                                                                         printf_buffers));
+      kernels.emplace_back(kernel.name,
+                           std::make_unique<CudaKernelCode>(*context, function, textured, attributes, shared_limit,
+                                                            kernel.uses_printf, printf_sites, printf_buffers));
     }
     auto program = std::make_unique<CudaLoadedProgram>(context, module, std::move(kernels));
     guard.release();  // the program unloads it now

@@ -29,7 +29,10 @@ class CudaKernelCode final : public KernelCode {
     int max_dynamic_shared_bytes = 0;  // what a launch may ask for without cuFuncSetAttribute
   };
 
-  CudaKernelCode(CudaContext& context, CUfunction function, Attributes attributes, size_t max_shared_per_block,
+  // `textured`: the kernel's entry for launches whose sampled 2D images all have textures
+  // (codegen/textured_variants.h), or null.
+  CudaKernelCode(CudaContext& context, CUfunction function, CUfunction textured, Attributes attributes,
+                 size_t max_shared_per_block,
                  bool uses_printf, std::shared_ptr<const std::vector<PrintfCallSite>> printf_sites,
                  std::shared_ptr<PrintfBuffers> printf_buffers);
 
@@ -41,6 +44,10 @@ class CudaKernelCode final : public KernelCode {
   size_t preferred_work_group_size() const override;
 
   CUfunction function() const { return function_; }
+  // The entry a launch takes: the textured one where it exists and the launch allows it.
+  CUfunction function_for(bool sampled_images_in_hardware) const {
+    return sampled_images_in_hardware && textured_function_ ? textured_function_ : function_;
+  }
   bool uses_printf() const { return uses_printf_; }
   const std::vector<PrintfCallSite>& printf_sites() const { return *printf_sites_; }
   PrintfBuffers& printf_buffers() const { return *printf_buffers_; }
@@ -58,6 +65,7 @@ class CudaKernelCode final : public KernelCode {
 
   CudaContext& context_;
   CUfunction function_;
+  CUfunction textured_function_;
   Attributes attributes_;
   size_t max_shared_per_block_;
   bool uses_printf_;

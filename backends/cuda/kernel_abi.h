@@ -21,7 +21,12 @@ constexpr uint32_t kLocalArgumentAlignment = 128;  // every OpenCL C type fits
 
 // The version of this contract, part of the code target (nvptx_code_target): code made for
 // another layout of LaunchContext is not loaded (from the cache or a program binary).
-constexpr unsigned kLaunchAbiVersion = 2;
+// Version 3: a kernel may have a second entry, named with kTexturedEntrySuffix.
+constexpr unsigned kLaunchAbiVersion = 3;
+
+// The entry of a kernel for launches whose read-only 2D images all have a texture for each
+// sampler state (codegen/textured_variants.h).
+constexpr const char* kTexturedEntrySuffix = "$textured";
 
 // One CUDA launch of (part of) an NDRange. A non-uniform NDRange is launched as up to 8
 // regions (full groups and the remainder groups of each dimension); `group_offset` is

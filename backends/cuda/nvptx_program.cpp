@@ -40,6 +40,8 @@ class FieldReader {
   bool failed_ = false;
 };
 
+bool is_flag(std::string_view field) { return field == "0" || field == "1"; }
+
 }  // namespace
 
 std::string encode_nvptx_program(std::string_view code_target, const NvptxProgram& program) {
@@ -50,6 +52,7 @@ std::string encode_nvptx_program(std::string_view code_target, const NvptxProgra
   for (const NvptxKernel& kernel : program.kernels) {
     put_field(out, kernel.name);
     put_field(out, kernel.uses_printf ? "1" : "0");
+    put_field(out, kernel.textured_variant ? "1" : "0");
   }
   put_field(out, encode_printf_table(program.printf_sites));
   return out;
@@ -70,9 +73,10 @@ std::optional<NvptxProgram> decode_nvptx_program(std::string_view native, std::s
   for (size_t i = 0; i < count && reader.ok(); ++i) {
     NvptxKernel kernel;
     kernel.name = std::string(reader.field());
-    const std::string_view printf_flag = reader.field();
-    if (printf_flag != "0" && printf_flag != "1") return std::nullopt;
+    const std::string_view printf_flag = reader.field(), textured_flag = reader.field();
+    if (!is_flag(printf_flag) || !is_flag(textured_flag)) return std::nullopt;
     kernel.uses_printf = printf_flag == "1";
+    kernel.textured_variant = textured_flag == "1";
     program.kernels.push_back(std::move(kernel));
   }
   const std::string_view table = reader.field();

@@ -14,6 +14,7 @@ namespace cucl::backend::cuda {
 struct NvptxKernel {
   std::string name;          // the PTX entry (the OpenCL kernel's name)
   bool uses_printf = false;  // the launch must provide LaunchContext::printf_buffer
+  bool textured_variant = false;  // the PTX has its entry name + kTexturedEntrySuffix too
 };
 
 struct NvptxProgram {

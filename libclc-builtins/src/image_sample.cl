@@ -133,12 +133,10 @@ static float4 linear_filter(image_descriptor image, image_format format, linear_
 }
 
 #ifdef __NVPTX__
-// The texture object the descriptor holds for this sampler state of a 2D image (cucl_image.h),
-// or 0: the GPU's texture unit then samples as OpenCL says, filtering included. Images are
-// read-only wherever a sampler reads them, so the texture cache cannot miss a write.
-static ulong texture_for(image_descriptor image, uint sampler, int kind) {
-  return kind == IMAGE_2D ? image->textures[CUCL_IMAGE_TEXTURE_SLOT(sampler)] : 0;
-}
+// Answered by the code generator (backends/cuda/codegen/textured_variants.h): true in the
+// variant of a kernel that runs only where every read-only 2D image argument has a texture in
+// each slot, so that the software sampler, and the registers it needs, leave that variant.
+bool __cucl_images_textured(void);
 
 #define DEFINE_TEXTURE_READ(T, PTX_TYPE, CONSTRAINT)                                                 \
   static T##4 texture_read_##T(ulong texture, float x, float y) {                                  \
@@ -152,11 +150,17 @@ DEFINE_TEXTURE_READ(float, "f32", "f")
 DEFINE_TEXTURE_READ(int, "s32", "r")
 DEFINE_TEXTURE_READ(uint, "u32", "r")
 
-// Returns from the calling sampled read where a texture serves it.
-#define READ_THROUGH_TEXTURE(T, image, sampler, coord, kind)                \
-  do {                                                                      \
-    const ulong texture = texture_for(image, sampler, kind);                \
-    if (texture) return texture_read_##T(texture, (coord).x, (coord).y);    \
+// Returns from the calling sampled read of a 2D image where a texture serves it: the texture
+// object the descriptor holds for this sampler state (cucl_image.h), or 0. The GPU's texture
+// unit then samples as OpenCL says, filtering included. Images are read-only wherever a sampler
+// reads them, so the texture cache cannot miss a write.
+#define READ_THROUGH_TEXTURE(T, image, sampler, coord, kind)                                \
+  do {                                                                                      \
+    if ((kind) == IMAGE_2D) {                                                               \
+      const ulong texture = (image)->textures[CUCL_IMAGE_TEXTURE_SLOT(sampler)];            \
+      if (texture || __cucl_images_textured())                                              \
+        return texture_read_##T(texture, (coord).x, (coord).y);                             \
+    }                                                                                       \
   } while (0)
 #else
 #define READ_THROUGH_TEXTURE(T, image, sampler, coord, kind) ((void)0)

@@ -60,10 +60,10 @@ size_t Image::offset_of(const size_t* origin) const {
   return origin[0] * geometry_.pixel_size + origin[1] * strides[0] + origin[2] * strides[1];
 }
 
-backend::Location Image::descriptor(Device& device) {
+Image::KernelView Image::descriptor(Device& device) {
   std::lock_guard lock(descriptors_mutex_);
   for (const Descriptor& descriptor : descriptors_) {
-    if (descriptor.device == &device) return backend::Location{descriptor.memory.get(), nullptr, 0};
+    if (descriptor.device == &device) return view_of(descriptor);
   }
   const backend::Location pixels = location(device, 0);
   const ImageGeometry& g = geometry_;
@@ -86,7 +86,12 @@ backend::Location Image::descriptor(Device& device) {
   check(memory != nullptr, CL_OUT_OF_RESOURCES);
   memory->write_now(0, &descriptor, sizeof descriptor);
   descriptors_.push_back({&device, std::move(memory), std::move(sampling)});
-  return backend::Location{descriptors_.back().memory.get(), nullptr, 0};
+  return view_of(descriptors_.back());
+}
+
+Image::KernelView Image::view_of(const Descriptor& descriptor) {
+  return {backend::Location{descriptor.memory.get(), nullptr, 0},
+          descriptor.sampling && descriptor.sampling->serves_every_state()};
 }
 
 Ref<Image> lookup_image(cl_mem handle) { return lookup_memory_as<Image>(handle); }

@@ -54,8 +54,13 @@ class Image final : public MemObject {
   MemObject& storage_owner() override { return source_ ? source_->storage_owner() : *this; }
   size_t storage_offset() const override { return source_ ? source_->storage_offset() : 0; }
 
-  // Where `device` finds this image's descriptor (an image kernel argument points there).
-  backend::Location descriptor(Device& device);
+  // Where `device` finds this image's descriptor (an image kernel argument points there), and
+  // whether the device's texture units serve every sampler state of it.
+  struct KernelView {
+    backend::Location descriptor;
+    bool sampled_in_hardware;
+  };
+  KernelView descriptor(Device& device);
   // The byte offset of pixel `origin` (x, then row or layer, then slice or layer).
   size_t offset_of(const size_t* origin) const;
 
@@ -72,6 +77,7 @@ class Image final : public MemObject {
     std::unique_ptr<backend::Memory> memory;
     std::unique_ptr<backend::ImageSampling> sampling;
   };
+  static KernelView view_of(const Descriptor& descriptor);
   std::mutex descriptors_mutex_;
   std::vector<Descriptor> descriptors_;
 };

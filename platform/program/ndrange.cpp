@@ -34,6 +34,7 @@ backend::op::LaunchKernel& set_launch_operation(Queue& queue, const Kernel& kern
   }
   launch.bytes.resize(bytes);
   launch.arguments.reserve(args.size());
+  launch.sampled_images_in_hardware = true;
   size_t offset = 0;
   for (size_t i = 0; i < args.size(); ++i) {
     backend::op::KernelArgument argument;
@@ -53,8 +54,13 @@ backend::op::LaunchKernel& set_launch_operation(Queue& queue, const Kernel& kern
       Ref<Image> image = lookup_image_argument(args[i].memory);
       check_device_takes(queue.device(), *image);
       argument.kind = backend::op::KernelArgument::Kind::Buffer;
-      argument.buffer = image->descriptor(queue.device());
+      const Image::KernelView view = image->descriptor(queue.device());
+      argument.buffer = view.descriptor;
       const bool read_only = metadata[i].access == CL_KERNEL_ARG_ACCESS_READ_ONLY;
+      // Only 2D images are sampled through textures; only read-only images are sampled.
+      if (read_only && image->type() == CL_MEM_OBJECT_IMAGE2D && !view.sampled_in_hardware) {
+        launch.sampled_images_in_hardware = false;
+      }
       note_access(spec.accesses, queue.device(), *image, 0, image->size(), read_only ? Access::Read : Access::ReadWrite);
       spec.keep_alive.push_back(Ref<Object>(image.get()));
     } else {

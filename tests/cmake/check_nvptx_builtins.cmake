@@ -1,6 +1,8 @@
 # The nvptx64 builtin library (libclc-builtins) may leave undefined only what the CUDA code
 # generator provides: the work-item functions, barrier, the address-space casts, get_fence,
-# the work-group collectives' scratch (cucl_work_group_scratch) and libdevice's __nvvm_reflect (LLVM intrinsics are not listed by nm). Every libdevice
+# the work-group collectives' scratch (cucl_work_group_scratch), the image reads' question
+# __cucl_images_textured (codegen/textured_variants.h) and libdevice's __nvvm_reflect (LLVM
+# intrinsics are not listed by nm). Every libdevice
 # function it calls must be linked in, and no SLEEF name may remain.
 # Usage: cmake -DNM=<llvm-nm> -DBITCODE=<nvptx-builtins.bc> -P check_nvptx_builtins.cmake
 cmake_minimum_required(VERSION 3.20)
@@ -37,7 +39,8 @@ foreach(line IN LISTS lines)
     list(APPEND unexpected "${name} (a SLEEF function)")
   elseif(type STREQUAL "U")
     set(known FALSE)
-    if(name STREQUAL "__nvvm_reflect" OR name STREQUAL "cucl_work_group_scratch")
+    if(name STREQUAL "__nvvm_reflect" OR name STREQUAL "cucl_work_group_scratch" OR
+       name STREQUAL "__cucl_images_textured")
       set(known TRUE)
     elseif(name MATCHES "^_Z([0-9]+)")  # Itanium mangling: _Z<length><name><parameters>
       string(LENGTH "${CMAKE_MATCH_0}" prefix)

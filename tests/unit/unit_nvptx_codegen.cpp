@@ -16,6 +16,7 @@
 
 #include "backends/compiler_description.h"
 #include "backends/cuda/codegen/nvptx_codegen.h"
+#include "backends/cuda/kernel_abi.h"
 #include "backends/cuda/nvptx_program.h"
 #include "platform/compiler/frontend.h"
 #include "platform/compiler/spirv_reader.h"
@@ -27,6 +28,7 @@ namespace {
 using cucl::backend::CodegenOptions;
 using cucl::backend::CodegenResult;
 using cucl::backend::DeviceDescription;
+using cucl::backend::cuda::kTexturedEntrySuffix;
 using cucl::backend::cuda::NvptxTarget;
 
 const NvptxTarget kTarget = cucl::backend::cuda::nvptx_target_for(9, 0);
@@ -51,6 +53,8 @@ DeviceDescription nvptx_description() {
                                 "cl_khr_int64_extended_atomics", "cl_khr_integer_dot_product"}) {
     d.extensions.push_back({v1, extension});
   }
+  d.opencl_c_features.push_back({v3, "__opencl_c_images"});
+  d.image_support = CL_TRUE;
   d.max_work_group_size = 1024;
   cucl::backend::describe_sub_groups(d, 32, /*independent_forward_progress=*/true);
   return d;
@@ -493,4 +497,51 @@ kernel void k(global const int* in, global const int* pick, global int* out) {
   size_t reads = 0;
   for (size_t at = ptx.find("activemask"); at != std::string::npos; at = ptx.find("activemask", at + 1)) ++reads;
   EXPECT_EQ(reads, 2u) << ptx;
+}
+
+namespace {
+
+// The PTX of one entry: from its .entry line to the next entry (or the end).
+std::string entry_text(const std::string& ptx, const std::string& name) {
+  const size_t start = ptx.find(".entry " + name + "(");
+  if (start == std::string::npos) return {};
+  return ptx.substr(start, ptx.find(".entry ", start + 1) - start);
+}
+
+size_t instruction_count(const std::string& text) {
+  size_t count = 0;
+  for (size_t at = text.find(";\n"); at != std::string::npos; at = text.find(";\n", at + 1)) ++count;
+  return count;
+}
+
+}  // namespace
+
+// A kernel that samples 2D images gets a second entry for launches where every such image has
+// textures: there each sampled read is one texture instruction and the software sampler is
+// gone. A kernel that samples nothing has no second entry.
+TEST(NvptxCodegen, KernelsSamplingImagesGetATexturedEntryWithoutTheSoftwareSampler) {
+  const CodegenResult result = compile(R"(
+constant sampler_t bilinear = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_LINEAR;
+kernel void sample(read_only image2d_t src, sampler_t chosen, global float4* out) {
+  const int i = get_global_id(0);
+  out[i] = read_imagef(src, bilinear, (float2)(0.5f, 0.25f * i)) + read_imagef(src, chosen, (float2)(i, 2.5f));
+}
+kernel void plain(global int* g) { g[get_global_id(0)] = 1; })");
+  ASSERT_TRUE(result.ok) << result.log;
+  const auto program = decoded(result);
+  ASSERT_EQ(program.kernels.size(), 2u);
+  EXPECT_EQ(program.kernels[0].name, "sample");
+  EXPECT_TRUE(program.kernels[0].textured_variant);
+  EXPECT_FALSE(program.kernels[1].textured_variant);
+  const std::string general = entry_text(program.ptx, "sample");
+  const std::string textured = entry_text(program.ptx, std::string("sample") + kTexturedEntrySuffix);
+  ASSERT_FALSE(textured.empty()) << program.ptx;
+  EXPECT_TRUE(entry_text(program.ptx, std::string("plain") + kTexturedEntrySuffix).empty());
+  size_t reads = 0;
+  for (size_t at = textured.find("tex.2d"); at != std::string::npos; at = textured.find("tex.2d", at + 1)) ++reads;
+  EXPECT_EQ(reads, 2u) << textured;
+  // The software sampler's texel decoding and weighing: hundreds of instructions.
+  EXPECT_LT(instruction_count(textured) * 4, instruction_count(general)) << textured;
+  SKIP_WITHOUT_PTXAS();
+  EXPECT_TRUE(ptxas_accepts(program.ptx));
 }

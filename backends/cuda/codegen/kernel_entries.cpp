@@ -16,6 +16,7 @@
 #include "backends/codegen/module_tools.h"
 #include "backends/codegen/printf_lowering.h"
 #include "backends/codegen/work_item_functions.h"
+#include "backends/cuda/codegen/textured_variants.h"
 #include "backends/cuda/kernel_abi.h"
 
 namespace cucl::backend::cuda {
@@ -279,16 +280,29 @@ std::string build_kernel_entries(llvm::Module& module, NvptxProgram& program) {
     entries.push_back(make_entry(*body, name, context_type));
   }
   run_always_inliner(module);
+  const std::vector<llvm::Function*> variants = make_textured_variants(module, entries);
 
-  for (llvm::Function* entry : entries) {
-    if (std::string error = calls_left(*entry); !error.empty()) return error;
-    BuiltinLowering builtins(*entry, context_type);
+  auto lower = [&](llvm::Function& entry, bool& uses_printf) {
+    if (std::string error = calls_left(entry); !error.empty()) return error;
+    BuiltinLowering builtins(entry, context_type);
     builtins.run();
     std::string error;
     auto buffer = [&](llvm::Instruction& call) { return builtins.printf_buffer(call); };
-    const bool uses_printf = lower_printf(*entry, buffer, program.printf_sites, error);
-    if (!error.empty()) return error;
-    program.kernels.push_back({entry->getName().str(), uses_printf});
+    uses_printf = lower_printf(entry, buffer, program.printf_sites, error);
+    return error;
+  };
+  for (size_t i = 0; i < entries.size(); ++i) {
+    NvptxKernel kernel{entries[i]->getName().str()};
+    if (std::string error = lower(*entries[i], kernel.uses_printf); !error.empty()) return error;
+    if (variants[i]) {
+      bool variant_printf = false;
+      if (std::string error = lower(*variants[i], variant_printf); !error.empty()) return error;
+      kernel.textured_variant = true;
+    }
+    program.kernels.push_back(std::move(kernel));
+  }
+  for (llvm::Function* variant : variants) {
+    if (variant) entries.push_back(variant);
   }
   for (llvm::Function& function : llvm::make_early_inc_range(module)) {
     if (function.isDeclaration() && function.use_empty()) function.eraseFromParent();
