@@ -97,6 +97,9 @@ class Stream {
   virtual bool times_work() const { return false; }
 };
 
+// The largest alignment allocate_shared() honours (a page).
+inline constexpr size_t kMaxSharedAlignment = 4096;
+
 class Device {
  public:
   virtual ~Device() = default;
@@ -109,6 +112,14 @@ class Device {
   // host (maps), so a device may prepare host memory for that now.
   // Returns null when the device has no room.
   virtual std::unique_ptr<Memory> allocate(size_t size, void* host_ptr, bool alloc_host_ptr) = 0;
+  // Shared virtual memory (clSVMAlloc): `size` bytes at an address (kernel_address(0)) that is
+  // the same on the host and on this device, aligned to `alignment` (a power of two up to
+  // kMaxSharedAlignment). Null when there is no room, or on a device without SVM.
+  virtual std::unique_ptr<Memory> allocate_shared(size_t /*size*/, size_t /*alignment*/) { return nullptr; }
+  // Whether this device's shared memory must be the one a context with this device uses:
+  // it is valid on the host and on host-addressing devices too, while theirs (plain host
+  // memory) is not valid here (CUDA managed memory against the host device's heap).
+  virtual bool needs_own_shared_memory() const { return false; }
   virtual std::unique_ptr<Stream> create_stream() = 0;
   // Whether an op::Copy on this device's streams can copy from `source`'s memory straight
   // into this device's (a peer-to-peer copy between GPUs), rather than through host memory.

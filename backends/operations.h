@@ -82,9 +82,19 @@ struct Unmap {
   bool needs_write;  // false for read-only maps
 };
 
+// Bytes of shared virtual memory (Device::allocate_shared) whose pages a migration moves.
+struct SharedRange {
+  Location where;  // memory null: host memory the device does not manage (nothing to move)
+  size_t size;
+};
+
 struct Migrate {  // make the listed memories current on this device
   std::vector<Memory*> memories;
   bool content_undefined;
+  // clEnqueueSVMMigrateMem, SVM map and unmap: ranges of shared memory to move towards this
+  // device, or towards the host. Moving is only a matter of speed: both reach it anyway.
+  std::vector<SharedRange> shared = {};
+  bool to_host = false;
 };
 
 struct Nothing {};  // markers, barriers, wait-for-events

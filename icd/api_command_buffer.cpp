@@ -14,7 +14,7 @@
 #include "platform/memory/buffer_commands.h"
 #include "platform/memory/image_commands.h"
 #include "platform/memory/memory_rules.h"
-#include "platform/memory/svm_rules.h"
+#include "platform/memory/svm_commands.h"
 #include "platform/program/ndrange.h"
 
 using namespace cucl;
@@ -201,14 +201,14 @@ CL_API_ENTRY cl_int CL_API_CALL clCommandFillImageKHR(
                      });
 }
 
-// SVM: no device has it, so no pointer can name SVM memory.
 CL_API_ENTRY cl_int CL_API_CALL clCommandSVMMemcpyKHR(
     cl_command_buffer_khr command_buffer, cl_command_queue command_queue, const cl_command_properties_khr* properties,
     void* dst_ptr, const void* src_ptr, size_t size, cl_uint num_sync_points_in_wait_list,
     const cl_sync_point_khr* sync_point_wait_list, cl_sync_point_khr* sync_point,
     cl_mutable_command_khr* mutable_handle) {
   return record_call(command_buffer, command_queue, properties, num_sync_points_in_wait_list, sync_point_wait_list,
-                     sync_point, mutable_handle, [&](Queue& queue) -> CommandSpec { reject_svm_command(queue); });
+                     sync_point, mutable_handle,
+                     [&](Queue& queue) { return svm_memcpy(queue, dst_ptr, src_ptr, size); });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clCommandSVMMemFillKHR(
@@ -217,7 +217,8 @@ CL_API_ENTRY cl_int CL_API_CALL clCommandSVMMemFillKHR(
     const cl_sync_point_khr* sync_point_wait_list, cl_sync_point_khr* sync_point,
     cl_mutable_command_khr* mutable_handle) {
   return record_call(command_buffer, command_queue, properties, num_sync_points_in_wait_list, sync_point_wait_list,
-                     sync_point, mutable_handle, [&](Queue& queue) -> CommandSpec { reject_svm_command(queue); });
+                     sync_point, mutable_handle,
+                     [&](Queue& queue) { return svm_mem_fill(queue, svm_ptr, pattern, pattern_size, size); });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetCommandBufferInfoKHR(cl_command_buffer_khr command_buffer,

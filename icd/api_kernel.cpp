@@ -5,6 +5,7 @@
 #include "icd/opencl_3_1.h"
 #include "platform/queue/enqueue.h"
 #include "platform/info/info.h"
+#include "platform/memory/svm_rules.h"
 #include "platform/program/kernel_rules.h"
 #include "platform/program/launch_range.h"
 #include "platform/program/ndrange.h"

@@ -1,20 +1,13 @@
-// Shared virtual memory. No device supports it yet (platform/svm_rules.h), so no SVM
-// allocation can exist.
+// Shared virtual memory: allocations (platform/memory/svm_rules.h) and the SVM commands
+// (platform/memory/svm_commands.h).
 #include "icd/entry.h"
-#include "platform/program/kernel.h"
-#include "platform/queue/queue.h"
+#include "platform/memory/svm_commands.h"
 #include "platform/memory/svm_rules.h"
+#include "platform/program/kernel.h"
+#include "platform/queue/enqueue.h"
 
 using namespace cucl;
 using cucl::icd::guard;
-
-namespace {
-
-cl_int svm_command(cl_command_queue command_queue) {
-  return guard([&] { reject_svm_command(*lookup<Queue>(command_queue)); });
-}
-
-}  // namespace
 
 CL_API_ENTRY void* CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size,
                                           cl_uint alignment) {
@@ -23,38 +16,72 @@ CL_API_ENTRY void* CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags f
 
 CL_API_ENTRY void CL_API_CALL clSVMFree(cl_context context, void* svm_pointer) { svm_free(context, svm_pointer); }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue command_queue, cl_uint, void*[],
-                                                 void(CL_CALLBACK*)(cl_command_queue, cl_uint, void*[], void*),
-                                                 void*, cl_uint, const cl_event*, cl_event*) {
-  return svm_command(command_queue);
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers,
+                                                 void* svm_pointers[], SvmFreeCallback pfn_free_func, void* user_data,
+                                                 cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                                                 cl_event* event) {
+  return guard([&] {
+    auto queue = lookup<Queue>(command_queue);
+    submit(*queue, svm_free_command(*queue, num_svm_pointers, svm_pointers, pfn_free_func, user_data),
+           num_events_in_wait_list, event_wait_list, event);
+  });
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool, void*, const void*, size_t,
-                                                   cl_uint, const cl_event*, cl_event*) {
-  return svm_command(command_queue);
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy,
+                                                   void* dst_ptr, const void* src_ptr, size_t size,
+                                                   cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                                                   cl_event* event) {
+  return guard([&] {
+    auto queue = lookup<Queue>(command_queue);
+    submit(*queue, svm_memcpy(*queue, dst_ptr, src_ptr, size), num_events_in_wait_list, event_wait_list, event,
+           blocking_copy != CL_FALSE);
+  });
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue command_queue, void*, const void*, size_t, size_t,
-                                                    cl_uint, const cl_event*, cl_event*) {
-  return svm_command(command_queue);
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue command_queue, void* svm_ptr, const void* pattern,
+                                                    size_t pattern_size, size_t size, cl_uint num_events_in_wait_list,
+                                                    const cl_event* event_wait_list, cl_event* event) {
+  return guard([&] {
+    auto queue = lookup<Queue>(command_queue);
+    submit(*queue, svm_mem_fill(*queue, svm_ptr, pattern, pattern_size, size), num_events_in_wait_list,
+           event_wait_list, event);
+  });
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue command_queue, cl_bool, cl_map_flags, void*, size_t,
-                                                cl_uint, const cl_event*, cl_event*) {
-  return svm_command(command_queue);
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map,
+                                                cl_map_flags flags, void* svm_ptr, size_t size,
+                                                cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                                                cl_event* event) {
+  return guard([&] {
+    auto queue = lookup<Queue>(command_queue);
+    submit(*queue, svm_map(*queue, flags, svm_ptr, size), num_events_in_wait_list, event_wait_list, event,
+           blocking_map != CL_FALSE);
+  });
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue command_queue, void*, cl_uint, const cl_event*,
-                                                  cl_event*) {
-  return svm_command(command_queue);
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue command_queue, void* svm_ptr,
+                                                  cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                                                  cl_event* event) {
+  return guard([&] {
+    auto queue = lookup<Queue>(command_queue);
+    submit(*queue, svm_unmap(*queue, svm_ptr), num_events_in_wait_list, event_wait_list, event);
+  });
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint, const void**,
-                                                       const size_t*, cl_mem_migration_flags, cl_uint,
-                                                       const cl_event*, cl_event*) {
-  return svm_command(command_queue);
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_pointers,
+                                                       const void** svm_pointers, const size_t* sizes,
+                                                       cl_mem_migration_flags flags, cl_uint num_events_in_wait_list,
+                                                       const cl_event* event_wait_list, cl_event* event) {
+  return guard([&] {
+    auto queue = lookup<Queue>(command_queue);
+    submit(*queue, svm_migrate(*queue, num_svm_pointers, svm_pointers, sizes, flags), num_events_in_wait_list,
+           event_wait_list, event);
+  });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void* arg_value) {
-  return guard([&] { set_kernel_arg_svm_pointer(*lookup<Kernel>(kernel), arg_index, arg_value); });
+  return guard([&] {
+    auto target = lookup<Kernel>(kernel);
+    target->set_arg_value(arg_index, svm_argument_value(*target, arg_index, arg_value));
+  });
 }

@@ -203,13 +203,13 @@ TEST_P(CommandBuffers, RecordingErrors) {
   DeviceBuffer foreign(other.context, 64);
   EXPECT_EQ(api.copy_buffer(buffer, nullptr, nullptr, a.get(), foreign.get(), 0, 0, 4, 0, nullptr, nullptr, nullptr),
             CL_INVALID_CONTEXT);
-  // No device has images or SVM.
+  // A buffer is not an image, and an SVM copy onto itself overlaps.
   EXPECT_EQ(api.copy_image(buffer, nullptr, nullptr, a.get(), a.get(), nullptr, nullptr, nullptr, 0, nullptr, nullptr,
                            nullptr),
             CL_INVALID_MEM_OBJECT);
   int host[4] = {};
-  EXPECT_EQ(api.svm_memcpy(buffer, nullptr, nullptr, host, host + 2, 4, 0, nullptr, nullptr, nullptr),
-            CL_INVALID_OPERATION);
+  EXPECT_EQ(api.svm_memcpy(buffer, nullptr, nullptr, host, host + 1, 8, 0, nullptr, nullptr, nullptr),
+            CL_MEM_COPY_OVERLAP);
   // What was refused left no command: the first one recorded is sync point 1.
   ASSERT_EQ(api.fill_buffer(buffer, nullptr, nullptr, a.get(), &one, 4, 0, 64, 0, nullptr, &point, nullptr),
             CL_SUCCESS);

@@ -247,20 +247,6 @@ TEST_P(KernelArgs, ABufferArgumentDoesNotKeepTheBufferAlive) {
   EXPECT_EQ(clEnqueueTask(env.queue, kernel, 0, nullptr, nullptr), CL_INVALID_KERNEL_ARGS);
 }
 
-// SVM parameters need SVM, which no device has: CL_INVALID_OPERATION before any check of
-// the value.
-TEST_P(KernelArgs, ExecInfoAndSvmPointersNeedSvm) {
-  BuiltProgram program(env, "kernel void k(global int* out) { out[0] = 1; }");
-  cl_kernel kernel = program.kernel("k");
-  ASSERT_NE(kernel, nullptr);
-  EXPECT_EQ(clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, nullptr), CL_INVALID_OPERATION);
-  const cl_bool yes = CL_TRUE;
-  EXPECT_EQ(clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, sizeof yes, &yes),
-            CL_INVALID_OPERATION);
-  EXPECT_EQ(clSetKernelExecInfo(kernel, 0x12345, sizeof yes, &yes), CL_INVALID_VALUE);
-  EXPECT_EQ(clSetKernelArgSVMPointer(kernel, 0, nullptr), CL_INVALID_OPERATION);
-}
-
 INSTANTIATE_TEST_SUITE_P(EveryDevice, KernelArgs, ::testing::ValuesIn(all_devices()), device_name);
 
 }  // namespace

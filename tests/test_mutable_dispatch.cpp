@@ -476,11 +476,11 @@ TEST_P(MutableDispatch, UpdateErrorsChangeNothing) {
   bad.num_exec_infos = 1;
   bad.exec_info_list = &exec_info;
   EXPECT_EQ(refused(bad), CL_INVALID_OPERATION) << "execution info is not updatable";
-  const cl_mutable_dispatch_arg_khr svm = {0, 0, &value};
+  const cl_mutable_dispatch_arg_khr svm_past_the_end = {99, 0, &value};
   bad = good;
   bad.num_svm_args = 1;
-  bad.arg_svm_list = &svm;
-  EXPECT_EQ(refused(bad), CL_INVALID_OPERATION) << "no device has SVM";
+  bad.arg_svm_list = &svm_past_the_end;
+  EXPECT_EQ(refused(bad), CL_INVALID_ARG_INDEX) << "an SVM argument past the kernel's";
 
   EXPECT_EQ(sizes(command, CL_MUTABLE_DISPATCH_GLOBAL_WORK_SIZE_KHR), std::vector<size_t>({16}));
   replay(buffer);

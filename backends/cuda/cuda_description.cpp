@@ -34,6 +34,19 @@ class Attributes {
   CUdevice device_;
 };
 
+// SVM is managed memory (CudaMemory::create_shared). Coarse grain needs only managed memory;
+// fine grain needs the host and the GPU to touch it at once (concurrent managed access);
+// fine-grain system needs the GPU to reach any pageable host memory (HMM or ATS). SVM
+// atomics are not offered: they need memory_scope_all_svm_devices to be a system-scope
+// atomic, and the GPU's atomics are device-wide at most (describe_cuda_compiler).
+cl_device_svm_capabilities cuda_svm_capabilities(const Attributes& attribute) {
+  if (!attribute(CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY)) return 0;
+  cl_device_svm_capabilities capabilities = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER;
+  if (attribute(CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS)) capabilities |= CL_DEVICE_SVM_FINE_GRAIN_BUFFER;
+  if (attribute(CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS)) capabilities |= CL_DEVICE_SVM_FINE_GRAIN_SYSTEM;
+  return capabilities;
+}
+
 // Profiling timestamps come from the host's monotonic clock (CudaDevice::device_timer_ns).
 size_t monotonic_clock_resolution_ns() {
   timespec resolution{};
@@ -123,6 +136,7 @@ DeviceDescription describe_cuda_device(const CudaDriver& driver, CUdevice device
   d.vendor_id = kNvidiaPciVendorId;
   d.driver_version = "0.1.0 (CUDA " + std::to_string(driver.version / 1000) + "." +
                      std::to_string(driver.version % 1000 / 10) + ")";
+  d.svm_capabilities = cuda_svm_capabilities(attribute);
 
   d.max_compute_units = static_cast<cl_uint>(std::max(1, attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 1)));
   d.max_clock_frequency_mhz = static_cast<cl_uint>(attribute(CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000);

@@ -25,6 +25,11 @@ std::unique_ptr<Memory> CudaDevice::allocate(size_t size, void* host_ptr, bool a
   return CudaMemory::create(context_, size, host_ptr, alloc_host_ptr);
 }
 
+std::unique_ptr<Memory> CudaDevice::allocate_shared(size_t size, size_t alignment) {
+  if (context_->lost() || !description_.svm_capabilities) return nullptr;
+  return CudaMemory::create_shared(context_, size, alignment);
+}
+
 std::unique_ptr<Stream> CudaDevice::create_stream() { return std::make_unique<CudaStream>(context_, clock_); }
 
 bool CudaDevice::copies_directly_from(Device& source) {

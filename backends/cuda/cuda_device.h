@@ -22,6 +22,9 @@ class CudaDevice final : public Device {
   // False once a kernel has faulted (CudaContext::lost).
   bool available() const override { return !context_->lost(); }
   std::unique_ptr<Memory> allocate(size_t size, void* host_ptr, bool alloc_host_ptr) override;
+  // Managed memory (CudaMemory::create_shared), which the host and the host device reach too.
+  std::unique_ptr<Memory> allocate_shared(size_t size, size_t alignment) override;
+  bool needs_own_shared_memory() const override { return true; }
   std::unique_ptr<Stream> create_stream() override;
   // Another CUDA device whose memory this one reaches and which reaches this one's
   // (CudaContext::reaches, both ways): the copy is cuMemcpyPeerAsync.

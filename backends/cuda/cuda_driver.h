@@ -29,13 +29,15 @@ namespace cucl::backend::cuda {
   X(cuFuncSetAttribute) X(cuOccupancyMaxPotentialBlockSize) X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuLaunchKernel) X(cuLaunchHostFunc)              \
   X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphDestroy) X(cuGraphInstantiateWithFlags)              \
   X(cuGraphExecUpdate) X(cuGraphExecDestroy) X(cuGraphLaunch) X(cuDeviceCanAccessPeer) X(cuCtxEnablePeerAccess) \
-  X(cuMemcpyPeerAsync) X(cuGraphExecKernelNodeSetParams) X(cuTexObjectCreate) X(cuTexObjectDestroy)
+  X(cuMemcpyPeerAsync) X(cuGraphExecKernelNodeSetParams) X(cuTexObjectCreate) X(cuTexObjectDestroy)     \
+  X(cuMemAllocManaged) X(cuMemGetInfo)
 
 // Entry points whose cuda.h signature dates from CUDA 12.3: looked up only from such a driver
 // (an older one would hand out the older signature) and null before; what needs them is then
 // off. cuStreamGetCaptureInfo: the kernel nodes of a command buffer's graph (updates without
-// a new capture).
-#define CUCL_CUDA_ENTRY_POINTS_SINCE_12_3(X) X(cuStreamGetCaptureInfo)
+// a new capture). cuMemPrefetchAsync (its CUmemLocation form, cuMemPrefetchAsync_v2, is from
+// 12.2): moving SVM pages ahead of their use (only a matter of speed).
+#define CUCL_CUDA_ENTRY_POINTS_SINCE_12_3(X) X(cuStreamGetCaptureInfo) X(cuMemPrefetchAsync)
 
 struct CudaDriver {
 #define CUCL_CUDA_MEMBER(name) decltype(&::name) name = nullptr;

@@ -6,9 +6,11 @@
 #include <type_traits>
 
 #include "backends/cuda/cuda_fill.h"
+#include "backends/fill_pattern.h"
 #include "backends/cuda/cuda_graph_replay.h"
 #include "backends/cuda/cuda_launch.h"
 #include "backends/cuda/cuda_memory.h"
+#include "backends/cuda/cuda_prefetch.h"
 #include "backends/cuda/cuda_program.h"
 #include "backends/cuda/cuda_stream_point.h"
 
@@ -23,7 +25,10 @@ struct StreamExecutor {
   CUstream stream;
 
   Pending operator()(const op::Nothing&) const { return Pending::Nothing; }
-  Pending operator()(const op::Migrate&) const { return Pending::Nothing; }  // one device: always current
+  // Buffers: one device, always current. Shared memory: its pages move ahead of their use.
+  Pending operator()(const op::Migrate& migrate) const {
+    return prefetch_shared(context, stream, migrate) ? Pending::StreamWork : Pending::Nothing;
+  }
 
   Pending operator()(const op::Copy& copy) const {
     if (copy.size == 0) return Pending::Nothing;
@@ -63,6 +68,12 @@ struct StreamExecutor {
 
   Pending operator()(const op::Fill& fill) const {
     if (fill.size == 0) return Pending::Nothing;
+    if (!fill.dst.memory) {  // host memory (SVM of the host's heap): here and now, as copies between host memory
+      context.check(context.driver().cuStreamSynchronize(stream), "cuStreamSynchronize");
+      fill_with_pattern(static_cast<char*>(fill.dst.host) + fill.dst.offset, fill.size, fill.pattern.data(),
+                        fill.pattern_size);
+      return Pending::Nothing;
+    }
     enqueue_fill(context, stream, device_address(fill.dst), fill.size, fill.pattern, fill.pattern_size);
     return Pending::StreamWork;
   }
@@ -88,13 +99,13 @@ struct StreamExecutor {
 
   Pending operator()(const op::Map& map) const {
     CudaMemory& memory = memory_of(map.src);
-    if (!map.needs_read || memory.host_address(map.src.offset) == map.mapped) return Pending::Nothing;
+    if (!map.needs_read || memory.maps_in_place(map.src.offset, map.mapped)) return Pending::Nothing;
     return device_to_host(context, stream, map.mapped, memory.device_address(map.src.offset), map.size);
   }
 
   Pending operator()(const op::Unmap& unmap) const {
     CudaMemory& memory = memory_of(unmap.dst);
-    if (!unmap.needs_write || memory.host_address(unmap.dst.offset) == unmap.mapped) return Pending::Nothing;
+    if (!unmap.needs_write || memory.maps_in_place(unmap.dst.offset, unmap.mapped)) return Pending::Nothing;
     return host_to_device(context, stream, memory.device_address(unmap.dst.offset), unmap.mapped, unmap.size);
   }
 
@@ -121,18 +132,19 @@ struct StreamWaits {
     if (!copy.dst.memory) return device_to_host_waits(context, dst_host, copy.size);
     return false;
   }
+  bool operator()(const op::Fill& fill) const { return fill.size && !fill.dst.memory; }
   bool operator()(const op::CopyRect& rect) const {
     // Rows to or from host memory may be copied synchronously.
     return StreamExecutor::host_address(rect.src) || StreamExecutor::host_address(rect.dst);
   }
   bool operator()(const op::Map& map) const {
     CudaMemory& memory = memory_of(map.src);
-    if (!map.needs_read || memory.host_address(map.src.offset) == map.mapped) return false;
+    if (!map.needs_read || memory.maps_in_place(map.src.offset, map.mapped)) return false;
     return device_to_host_waits(context, map.mapped, map.size);
   }
   bool operator()(const op::Unmap& unmap) const {
     CudaMemory& memory = memory_of(unmap.dst);
-    if (!unmap.needs_write || memory.host_address(unmap.dst.offset) == unmap.mapped) return false;
+    if (!unmap.needs_write || memory.maps_in_place(unmap.dst.offset, unmap.mapped)) return false;
     return host_to_device_waits(context, unmap.mapped, unmap.size);
   }
   bool operator()(const op::CommandList& list) const {
@@ -156,7 +168,7 @@ struct Capturable {
   bool operator()(const op::LaunchKernel& launch) const {
     return !static_cast<const CudaKernelCode&>(*launch.kernel).uses_printf();
   }
-  bool operator()(const op::Fill&) const { return true; }
+  bool operator()(const op::Fill& fill) const { return fill.dst.memory != nullptr; }
   bool operator()(const op::FillRect&) const { return true; }
   bool operator()(const op::Nothing&) const { return true; }
   bool operator()(const op::Migrate&) const { return true; }

@@ -1,11 +1,49 @@
 #include "backends/cuda/cuda_memory.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
 #include "backends/cuda/cuda_transfer.h"
 
 namespace cucl::backend::cuda {
+namespace {
+
+bool is_managed(const CudaDriver& driver, const void* pointer) {
+  unsigned int managed = 0;
+  return driver.cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED,
+                                      reinterpret_cast<CUdeviceptr>(pointer)) == CUDA_SUCCESS &&
+         managed != 0;
+}
+
+// What a managed allocation must leave free on the card: the larger of 256 MiB and 1/16 of
+// it (the driver's own work, other allocations' page tables, the printf and staging pools).
+size_t managed_margin(size_t total) { return std::max<size_t>(size_t{256} << 20, total / 16); }
+
+// cuMemAllocManaged aligns to at least this (as cuMemAlloc does).
+constexpr size_t kManagedAlignment = 256;
+
+}  // namespace
+
+std::unique_ptr<CudaMemory> CudaMemory::create_shared(std::shared_ptr<CudaContext> context, size_t size,
+                                                      size_t alignment) {
+  context->make_current();
+  const CudaDriver& driver = context->driver();
+  const size_t padding = alignment > kManagedAlignment ? alignment : 0;
+  size_t free = 0, total = 0;
+  context->check(driver.cuMemGetInfo(&free, &total), "cuMemGetInfo");
+  if (size > free || free - size < managed_margin(total) + padding) return nullptr;
+  CUdeviceptr allocation = 0;
+  CUresult result = driver.cuMemAllocManaged(&allocation, size + padding, CU_MEM_ATTACH_GLOBAL);
+  if (result == CUDA_ERROR_OUT_OF_MEMORY) return nullptr;
+  context->check(result, "cuMemAllocManaged");
+  const CUdeviceptr aligned = (allocation + alignment - 1) / alignment * alignment;
+  std::unique_ptr<CudaMemory> memory(new CudaMemory(context, size, reinterpret_cast<char*>(aligned)));
+  memory->managed_ = true;
+  memory->device_ = aligned;
+  memory->owned_managed_ = allocation;
+  return memory;
+}
 
 std::unique_ptr<CudaMemory> CudaMemory::create(std::shared_ptr<CudaContext> context, size_t size, void* host_ptr,
                                                bool alloc_host_ptr) {
@@ -16,6 +54,11 @@ std::unique_ptr<CudaMemory> CudaMemory::create(std::shared_ptr<CudaContext> cont
   // alignment: application memory on a coarser alignment is copied instead of mapped.
   constexpr uintptr_t kKernelAlignment = 16;
   const bool aligned = reinterpret_cast<uintptr_t>(host_ptr) % kKernelAlignment == 0;
+  if (host_ptr && is_managed(driver, host_ptr)) {
+    memory->managed_ = true;
+    memory->device_ = reinterpret_cast<CUdeviceptr>(host_ptr);
+    return memory;
+  }
   if (host_ptr && aligned && context->host_registry().acquire(host_ptr, size)) {
     CUdeviceptr mapped = 0;
     if (driver.cuMemHostGetDevicePointer(&mapped, host_ptr, 0) == CUDA_SUCCESS) {
@@ -45,7 +88,9 @@ CudaMemory::~CudaMemory() {
   }
   const CudaDriver& driver = context_->driver();
   map_regions_.reset();
-  if (registered_) {
+  if (managed_) {
+    if (owned_managed_) driver.cuMemFree(owned_managed_);
+  } else if (registered_) {
     context_->host_registry().release(host_ptr_, size_);
   } else if (device_) {
     driver.cuMemFree(device_);
@@ -62,7 +107,7 @@ void CudaMemory::unmap_pointer(void* mapped) {
 }
 
 void CudaMemory::write_now(size_t offset, const void* src, size_t size) {
-  if (registered_) {
+  if (registered_ || managed_) {
     std::memmove(host_ptr_ + offset, src, size);
     return;
   }

@@ -16,15 +16,29 @@ class CudaMemory final : public Memory {
   // memory that starts with a copy of it and is copied back into it by map commands.
   // `alloc_host_ptr` (CL_MEM_ALLOC_HOST_PTR): maps are expected, so page-locked memory for
   // them is made now (cuda_map_regions.h). Null when the device has no room.
+  // USE_HOST_PTR memory that is already managed memory (an SVM allocation) is used as it is.
   static std::unique_ptr<CudaMemory> create(std::shared_ptr<CudaContext> context, size_t size, void* host_ptr,
                                             bool alloc_host_ptr);
+  // Shared virtual memory: managed memory (cuMemAllocManaged, attached globally), one address
+  // on the host and every GPU. Null when the card has not that much free memory with a
+  // margin to spare: asking for more managed memory than is free can hang the GPU.
+  static std::unique_ptr<CudaMemory> create_shared(std::shared_ptr<CudaContext> context, size_t size,
+                                                   size_t alignment);
   ~CudaMemory() override;
 
   CudaContext& context() const { return *context_; }
   // The address of byte `offset` as the GPU sees it.
   CUdeviceptr device_address(size_t offset) const { return device_ + offset; }
   // The address of byte `offset` on the host, where the storage is host memory (null otherwise).
+  // Managed memory counts as device memory here: copies to and from it go through the
+  // driver (cuMemcpyAsync), not through host threads.
   char* host_address(size_t offset) const { return registered_ ? host_ptr_ + offset : nullptr; }
+  // Whether a map of byte `offset` hands out the storage itself (registered and managed
+  // memory), so that maps and unmaps copy nothing.
+  bool maps_in_place(size_t offset, const void* mapped) const {
+    return (registered_ || managed_) && host_ptr_ + offset == mapped;
+  }
+  bool managed() const { return managed_; }
 
   // For device memory: page-locked memory that the map command fills and the unmap
   // command copies back (cuda_map_regions.h). For USE_HOST_PTR: the application's memory,
@@ -42,6 +56,8 @@ class CudaMemory final : public Memory {
   size_t size_;
   char* host_ptr_;           // USE_HOST_PTR memory, or null
   bool registered_ = false;  // host_ptr_ is the storage (registered); else device memory
+  bool managed_ = false;     // host_ptr_ is managed memory, device_ the same address
+  CUdeviceptr owned_managed_ = 0;  // the managed allocation to free (create_shared), else 0
   CUdeviceptr device_ = 0;
   std::unique_ptr<MapRegions> map_regions_;  // device memory only
 };

@@ -1,6 +1,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "backends/fill_pattern.h"
 #include "backends/host/host_memory.h"
 #include "backends/host/host_stream.h"
 #include "backends/host/launch_kernel.h"
@@ -32,14 +33,7 @@ struct HostExecutor {
   }
 
   void operator()(const op::Fill& fill) const {
-    char* dst = resolve(fill.dst);
-    if (fill.pattern_size == 1) {
-      std::memset(dst, fill.pattern[0], fill.size);
-      return;
-    }
-    for (size_t offset = 0; offset < fill.size; offset += fill.pattern_size) {
-      std::memcpy(dst + offset, fill.pattern.data(), fill.pattern_size);
-    }
+    fill_with_pattern(resolve(fill.dst), fill.size, fill.pattern.data(), fill.pattern_size);
   }
 
   void operator()(const op::FillRect& fill) const {

@@ -190,6 +190,10 @@ DeviceDescription describe_host_device(unsigned concurrency) {
   d.max_constant_buffer_size = 1024 * 1024;
   d.local_mem_type = CL_GLOBAL;  // __local lives in a per-work-group arena in host memory
   d.host_unified_memory = CL_TRUE;
+  // Kernels run on host threads: any host memory is shared, at once, with atomics of every
+  // scope (memory_scope_all_svm_devices included, describe_host_compiler).
+  d.svm_capabilities = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
+                       CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS;
 
   d.max_work_item_sizes = {4096, 4096, 4096};
   d.max_work_group_size = 4096;

@@ -2,6 +2,7 @@
 
 #include <tbb/info.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -26,6 +27,15 @@ std::unique_ptr<Memory> HostDevice::allocate(size_t size, void* host_ptr, bool /
   if (host_ptr) return std::make_unique<HostMemory>(host_ptr, false);
   size_t rounded = (size + HostMemory::kAlignment - 1) / HostMemory::kAlignment * HostMemory::kAlignment;
   void* data = std::aligned_alloc(HostMemory::kAlignment, rounded);
+  if (!data) return nullptr;
+  return std::make_unique<HostMemory>(data, true);
+}
+
+// The host's own heap: every host thread and the host device's kernels reach it at once,
+// which is fine-grain system SVM.
+std::unique_ptr<Memory> HostDevice::allocate_shared(size_t size, size_t alignment) {
+  alignment = std::max(alignment, HostMemory::kAlignment);
+  void* data = std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
   if (!data) return nullptr;
   return std::make_unique<HostMemory>(data, true);
 }

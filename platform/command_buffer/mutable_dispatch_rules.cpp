@@ -107,9 +107,9 @@ MutableCommand::Config changed_config(const MutableCommand& command, const Mutab
     KernelArgValue value = command.kernel().argument_value(arg.arg_index, arg.arg_size, arg.arg_value);
     next.args[arg.arg_index] = std::move(value);
   }
-  // No pointer is an SVM pointer yet: this rejects every one.
   for (cl_uint a = 0; a < change.num_svm_args; ++a) {
-    set_kernel_arg_svm_pointer(command.kernel(), change.arg_svm_list[a].arg_index, change.arg_svm_list[a].arg_value);
+    const cl_mutable_dispatch_arg_khr& arg = change.arg_svm_list[a];
+    next.args[arg.arg_index] = svm_argument_value(command.kernel(), arg.arg_index, arg.arg_value);
   }
   return next;
 }

@@ -16,8 +16,7 @@ void mem_object_info(MemObject& memory, cl_mem_info param, InfoWriter& out) {
     case CL_MEM_CONTEXT: return out.scalar(memory.context().id());
     case CL_MEM_ASSOCIATED_MEMOBJECT: return out.scalar(memory.associated() ? memory.associated()->id() : nullptr);
     case CL_MEM_OFFSET: return out.scalar(memory.associated_offset());
-    // No device offers SVM, so no host pointer can be an SVM pointer.
-    case CL_MEM_USES_SVM_POINTER: return out.scalar<cl_bool>(CL_FALSE);
+    case CL_MEM_USES_SVM_POINTER: return out.scalar<cl_bool>(memory.uses_svm_pointer() ? CL_TRUE : CL_FALSE);
     case CL_MEM_PROPERTIES: return out.array(memory.properties());
     default: fail(CL_INVALID_VALUE);
   }

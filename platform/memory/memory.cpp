@@ -15,7 +15,8 @@ MemObject::MemObject(Ref<Context> context, cl_mem_object_type type, cl_mem_flags
       flags_(flags),
       size_(size),
       host_ptr_(host_ptr),
-      properties_(std::move(properties)) {}
+      properties_(std::move(properties)),
+      uses_svm_pointer_((flags & CL_MEM_USE_HOST_PTR) && host_ptr && context_->svm().find(host_ptr)) {}
 
 MemObject::~MemObject() { destructor_callbacks_.run(id()); }
 
@@ -65,7 +66,8 @@ bool MemObject::direct_copy(unsigned source, unsigned destination) {
 void note_access(std::vector<MemoryAccess>& accesses, const Device& device, MemObject& memory, size_t offset,
                  size_t size, Access access) {
   const std::vector<Device*>& devices = memory.context().devices();
-  if (devices.size() < 2 || size == 0) return;
+  // Memory on an SVM pointer is one memory that every device reaches: nothing to copy.
+  if (devices.size() < 2 || size == 0 || memory.uses_svm_pointer()) return;
   check(devices.size() <= ValidityMap::kMaxDevices, CL_OUT_OF_RESOURCES);
   auto index = static_cast<unsigned>(std::find(devices.begin(), devices.end(), &device) - devices.begin());
   check(index < devices.size(), CL_INVALID_DEVICE);

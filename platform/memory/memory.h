@@ -41,6 +41,9 @@ class MemObject : public Object, private CoherentStorage {
   cl_mem_flags flags() const { return flags_; }
   size_t size() const { return size_; }
   void* host_ptr() const { return host_ptr_; }
+  // CL_MEM_USES_SVM_POINTER: CL_MEM_USE_HOST_PTR memory whose host pointer is in an SVM
+  // allocation of the context.
+  bool uses_svm_pointer() const { return uses_svm_pointer_; }
   const std::vector<cl_mem_properties>& properties() const { return properties_; }
   cl_mem id() { return reinterpret_cast<cl_mem>(handle()); }
   // CL_MEM_ASSOCIATED_MEMOBJECT and CL_MEM_OFFSET: what this object was made from, and where.
@@ -98,6 +101,7 @@ class MemObject : public Object, private CoherentStorage {
   size_t size_;
   void* host_ptr_;
   std::vector<cl_mem_properties> properties_;
+  bool uses_svm_pointer_;
   DestructorCallbacks<cl_mem> destructor_callbacks_;
 
   mutable std::mutex mutex_;

@@ -63,6 +63,10 @@ Ref<Buffer> create_buffer(Ref<Context> context, const cl_mem_properties* propert
   check_mem_flags(flags);
   check(size != 0 && size <= context->max_mem_alloc_size(), CL_INVALID_BUFFER_SIZE);
   check_host_ptr(flags, host_ptr);
+  if (flags & CL_MEM_USE_HOST_PTR) {  // on an SVM pointer: within its allocation
+    std::optional<SvmAllocation> allocation = context->svm().find(host_ptr);
+    check(!allocation || allocation->holds(host_ptr, size), CL_INVALID_BUFFER_SIZE);
+  }
   auto buffer = make<Buffer>(std::move(context), flags, size, host_ptr, std::move(validated));
   if (flags & CL_MEM_COPY_HOST_PTR) buffer->allocate_everywhere();
   return buffer;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "platform/memory/svm_allocations.h"
 #include "platform/objects/callback_list.h"
 #include "platform/objects/device.h"
 #include "platform/objects/object.h"
@@ -38,6 +39,8 @@ class Context final : public Object {
   // current between the context's devices; made on first use.
   backend::Stream& transfer_stream(Device& device);
   cl_context id() { return reinterpret_cast<cl_context>(handle()); }
+  // The context's SVM allocations; those not freed go with it.
+  SvmAllocations& svm() { return svm_; }
 
  private:
   std::vector<Device*> devices_;
@@ -47,6 +50,7 @@ class Context final : public Object {
   DestructorCallbacks<cl_context> destructor_callbacks_;
   std::mutex transfer_streams_mutex_;
   std::vector<std::unique_ptr<backend::Stream>> transfer_streams_;  // by index in devices_
+  SvmAllocations svm_;
 };
 
 }  // namespace cucl

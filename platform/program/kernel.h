@@ -16,7 +16,9 @@ namespace cucl {
 
 struct KernelArgValue {
   bool set = false;
-  InlineVector<std::byte, 16> bytes;  // by-value arguments (in place up to a double2 or float4)
+  // By-value arguments (in place up to a double2 or float4), and SVM pointers given to
+  // __global or __constant pointer arguments (clSetKernelArgSVMPointer): the pointer itself.
+  InlineVector<std::byte, 16> bytes;
   // Buffer arguments (null: a NULL buffer). Only the handle: setting an argument does not
   // keep the object alive (the application may release it; the CTS checks that its
   // destructor callback then runs). The launch looks it up again.
@@ -41,8 +43,9 @@ class Kernel final : public Object {
   const compiler::KernelMetadata& metadata() const { return *metadata_; }
   cl_kernel id() { return reinterpret_cast<cl_kernel>(handle()); }
 
-  void set_arg(cl_uint index, size_t size, const void* value) {
-    KernelArgValue checked = argument_value(index, size, value);
+  void set_arg(cl_uint index, size_t size, const void* value) { set_arg_value(index, argument_value(index, size, value)); }
+  // Sets a value already checked (argument_value, svm_argument_value) for a valid index.
+  void set_arg_value(cl_uint index, KernelArgValue checked) {
     std::lock_guard lock(mutex_);
     args_[index] = std::move(checked);
   }

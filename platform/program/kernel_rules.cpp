@@ -25,12 +25,4 @@ void create_kernels_in_program(Ref<Program> program, cl_uint num_kernels, cl_ker
   if (num_kernels_ret) *num_kernels_ret = count;
 }
 
-void set_kernel_exec_info(Kernel&, cl_kernel_exec_info param, size_t, const void*) {
-  check(param == CL_KERNEL_EXEC_INFO_SVM_PTRS || param == CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
-        CL_INVALID_VALUE);
-  // Both parameters need SVM, which comes before any check of the value (the CTS's
-  // consistency_svm passes a NULL value and expects this).
-  fail(CL_INVALID_OPERATION);
-}
-
 }  // namespace cucl

@@ -13,7 +13,4 @@ Ref<Kernel> create_kernel(Ref<Program> program, const char* name);
 void create_kernels_in_program(Ref<Program> program, cl_uint num_kernels, cl_kernel* kernels,
                                cl_uint* num_kernels_ret);
 
-// clSetKernelExecInfo: both parameters it knows need SVM, which no cucl device has yet.
-[[noreturn]] void set_kernel_exec_info(Kernel& kernel, cl_kernel_exec_info param, size_t size, const void* value);
-
 }  // namespace cucl

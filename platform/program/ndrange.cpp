@@ -41,8 +41,7 @@ backend::op::LaunchKernel& set_launch_operation(Queue& queue, const Kernel& kern
     if (args[i].local_size) {
       argument.kind = backend::op::KernelArgument::Kind::Local;
       argument.size = static_cast<uint32_t>(args[i].local_size);
-    } else if (metadata[i].kind == compiler::KernelArgMetadata::Kind::Value ||
-               metadata[i].kind == compiler::KernelArgMetadata::Kind::Sampler) {
+    } else if (!args[i].bytes.empty()) {  // by value, a sampler's bits, or an SVM pointer (the pointer itself)
       offset = align_up(offset, metadata[i].alignment);
       argument.kind = backend::op::KernelArgument::Kind::Bytes;
       argument.bytes_offset = static_cast<uint32_t>(offset);

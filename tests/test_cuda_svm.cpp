@@ -1,0 +1,122 @@
+// Shared virtual memory on GPUs (managed memory) and in a context of the host device and a
+// GPU: one allocation used by kernels of both, the card's memory limit, buffers on SVM
+// pointers. test_svm*.cpp run the per-device tests on GPUs too.
+#include "svm_test_helpers.h"
+#include "test_cuda_helpers.h"
+
+using namespace cucl_test;
+using namespace svm_test;
+
+namespace {
+
+class CudaSvm : public cuda_test::GpuTest {};
+
+// Managed memory is never asked for beyond what the card has free: a request for all of
+// its memory fails like malloc and the context goes on.
+TEST_F(CudaSvm, MoreThanTheCardHasFreeIsNullAndTheContextGoesOn) {
+  cl_ulong global = 0, max_alloc = 0;
+  ASSERT_EQ(clGetDeviceInfo(gpu, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clGetDeviceInfo(gpu, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, nullptr), CL_SUCCESS);
+  ASSERT_GT(svm_capabilities(gpu) & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER, 0u);
+  EXPECT_EQ(clSVMAlloc(context(), CL_MEM_READ_WRITE, std::min(global, max_alloc), 0), nullptr);
+  SvmPointer small(context(), CL_MEM_READ_WRITE, 1 << 20);
+  ASSERT_NE(small.get(), nullptr);
+  const cl_uint pattern = 0xabcd;
+  ASSERT_EQ(clEnqueueSVMMemFill(queue(), small.get(), &pattern, 4, 1 << 20, 0, nullptr, nullptr), CL_SUCCESS);
+  cl_uint last = 0;
+  ASSERT_EQ(clEnqueueSVMMemcpy(queue(), CL_TRUE, &last, small.as<char>() + (1 << 20) - 4, 4, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(last, pattern);
+}
+
+// SVM to SVM on the GPU is a device copy; host memory at one end is a transfer.
+TEST_F(CudaSvm, CopiesBetweenAllocationsAndHostMemory) {
+  const size_t size = 64 << 20;
+  SvmPointer a(context(), CL_MEM_READ_WRITE, size);
+  SvmPointer b(context(), CL_MEM_READ_WRITE, size);
+  ASSERT_TRUE(a.get() && b.get());
+  auto bytes = cuda_test::position_pattern(size, 17);
+  std::vector<uint8_t> back(size);
+  ASSERT_EQ(clEnqueueSVMMemcpy(queue(), CL_FALSE, a.get(), bytes.data(), size, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueSVMMemcpy(queue(), CL_FALSE, b.get(), a.get(), size, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueSVMMemcpy(queue(), CL_TRUE, back.data(), b.get(), size, 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_TRUE(back == bytes);
+}
+
+// A buffer on an SVM pointer is that managed memory on the GPU: a kernel's writes to the
+// buffer are the allocation's bytes.
+TEST_F(CudaSvm, ABufferOnAnSvmPointerIsTheSameMemoryOnTheGpu) {
+  const size_t n = 1 << 16;
+  SvmPointer svm(context(), CL_MEM_READ_WRITE, n * sizeof(cl_int));
+  ASSERT_NE(svm.get(), nullptr);
+  cl_int status = CL_SUCCESS;
+  cl_mem buffer = clCreateBuffer(context(), CL_MEM_USE_HOST_PTR, n * sizeof(cl_int), svm.get(), &status);
+  ASSERT_EQ(status, CL_SUCCESS);
+  BuiltProgram program(*env, "kernel void k(global int* out) { out[get_global_id(0)] = (int)get_global_id(0) * 2; }");
+  cl_kernel kernel = program.kernel("k");
+  ASSERT_NE(kernel, nullptr);
+  set_args(kernel, buffer);
+  run_1d(queue(), kernel, n);
+  ASSERT_EQ(clEnqueueSVMMap(queue(), CL_TRUE, CL_MAP_READ, svm.get(), n * sizeof(cl_int), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(svm.as<cl_int>()[i], static_cast<cl_int>(i * 2)) << "at " << i;
+  ASSERT_EQ(clEnqueueSVMUnmap(queue(), svm.get(), 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clFinish(queue()), CL_SUCCESS);
+  clReleaseMemObject(buffer);
+}
+
+class MixedSvm : public cuda_test::MixedContextTest {};
+
+// The context offers what both devices have: fine grain only where the GPU has it too.
+TEST_F(MixedSvm, FineGrainOnlyWhereTheGpuHasIt) {
+  const cl_device_svm_capabilities gpu = svm_capabilities(devices[1]);
+  SvmPointer coarse(context, CL_MEM_READ_WRITE, 4096);
+  EXPECT_NE(coarse.get(), nullptr);
+  SvmPointer fine(context, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, 4096);
+  EXPECT_EQ(fine.get() != nullptr, (gpu & CL_DEVICE_SVM_FINE_GRAIN_BUFFER) != 0);
+  SvmPointer atomics(context, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS, 4096);
+  EXPECT_EQ(atomics.get() != nullptr, (gpu & CL_DEVICE_SVM_ATOMICS) != 0);
+}
+
+// One allocation, a kernel on the host device then one on the GPU then the host device
+// again, ordered by events, and a list the host built walked by the GPU.
+TEST_F(MixedSvm, BothDevicesUseOneAllocationInTurn) {
+  const size_t n = 1 << 16;
+  SvmPointer svm(context, CL_MEM_READ_WRITE, n * sizeof(cl_int));
+  ASSERT_NE(svm.get(), nullptr);
+  const std::string source = "kernel void add(global int* data, int amount) { data[get_global_id(0)] += amount; }";
+  std::array<cl_kernel, 2> kernels{};
+  for (size_t d = 0; d < 2; ++d) {
+    cl_int status = CL_SUCCESS;
+    const char* text = source.c_str();
+    cl_program program = clCreateProgramWithSource(context, 1, &text, nullptr, &status);
+    ASSERT_EQ(clBuildProgram(program, 1, &devices[d], "", nullptr, nullptr), CL_SUCCESS);
+    kernels[d] = clCreateKernel(program, "add", &status);
+    ASSERT_EQ(status, CL_SUCCESS);
+    clReleaseProgram(program);
+  }
+  const cl_int zero = 0;
+  ASSERT_EQ(clEnqueueSVMMemFill(host_queue(), svm.get(), &zero, 4, n * 4, 0, nullptr, nullptr), CL_SUCCESS);
+  cl_event previous = nullptr;
+  ASSERT_EQ(clEnqueueMarkerWithWaitList(host_queue(), 0, nullptr, &previous), CL_SUCCESS);
+  const cl_int amounts[] = {1, 10, 100};
+  for (int step = 0; step < 3; ++step) {
+    const size_t d = step % 2;
+    cl_kernel kernel = kernels[d];
+    ASSERT_EQ(clSetKernelArgSVMPointer(kernel, 0, svm.get()), CL_SUCCESS);
+    ASSERT_EQ(clSetKernelArg(kernel, 1, sizeof(cl_int), &amounts[step]), CL_SUCCESS);
+    cl_event done = nullptr;
+    ASSERT_EQ(clEnqueueNDRangeKernel(queues[d], kernel, 1, nullptr, &n, nullptr, 1, &previous, &done), CL_SUCCESS);
+    clReleaseEvent(previous);
+    previous = done;
+  }
+  ASSERT_EQ(clWaitForEvents(1, &previous), CL_SUCCESS);
+  clReleaseEvent(previous);
+  ASSERT_EQ(clEnqueueSVMMap(host_queue(), CL_TRUE, CL_MAP_READ, svm.get(), n * 4, 0, nullptr, nullptr), CL_SUCCESS);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(svm.as<cl_int>()[i], 111) << "at " << i;
+  ASSERT_EQ(clEnqueueSVMUnmap(host_queue(), svm.get(), 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clFinish(host_queue()), CL_SUCCESS);
+  for (cl_kernel kernel : kernels) clReleaseKernel(kernel);
+}
+
+}  // namespace
