@@ -1,6 +1,8 @@
 // Shared virtual memory on GPUs (managed memory) and in a context of the host device and a
 // GPU: one allocation used by kernels of both, the card's memory limit, buffers on SVM
 // pointers. test_svm*.cpp run the per-device tests on GPUs too.
+#include <deque>
+
 #include "svm_test_helpers.h"
 #include "test_cuda_helpers.h"
 
@@ -11,14 +13,24 @@ namespace {
 
 class CudaSvm : public cuda_test::GpuTest {};
 
-// Managed memory is never asked for beyond what the card has free: a request for all of
-// its memory fails like malloc and the context goes on.
-TEST_F(CudaSvm, MoreThanTheCardHasFreeIsNullAndTheContextGoesOn) {
+// Managed memory is never asked for beyond what the card holds: allocations of the largest
+// size, none of them touched (so the card's free memory does not shrink), are refused before
+// together they pass the card's memory, and the context goes on.
+TEST_F(CudaSvm, MoreThanTheCardHoldsIsNullAndTheContextGoesOn) {
   cl_ulong global = 0, max_alloc = 0;
   ASSERT_EQ(clGetDeviceInfo(gpu, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, nullptr), CL_SUCCESS);
   ASSERT_EQ(clGetDeviceInfo(gpu, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, nullptr), CL_SUCCESS);
   ASSERT_GT(svm_capabilities(gpu) & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER, 0u);
-  EXPECT_EQ(clSVMAlloc(context(), CL_MEM_READ_WRITE, std::min(global, max_alloc), 0), nullptr);
+  EXPECT_EQ(clSVMAlloc(context(), CL_MEM_READ_WRITE, max_alloc + 1, 0), nullptr);
+  std::deque<SvmPointer> held;  // SvmPointer does not move
+  for (cl_ulong allocated = 0; allocated <= global; allocated += max_alloc) {
+    held.emplace_back(context(), CL_MEM_READ_WRITE, max_alloc);
+    if (!held.back().get()) break;
+  }
+  ASSERT_FALSE(held.empty());
+  EXPECT_EQ(held.back().get(), nullptr) << "more managed memory than the card holds was handed out";
+  EXPECT_LT((held.size() - 1) * max_alloc, global);
+  held.clear();
   SvmPointer small(context(), CL_MEM_READ_WRITE, 1 << 20);
   ASSERT_NE(small.get(), nullptr);
   const cl_uint pattern = 0xabcd;

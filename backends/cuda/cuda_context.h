@@ -12,6 +12,7 @@
 
 #include "backends/cuda/cuda_driver.h"
 #include "backends/cuda/cuda_host_registry.h"
+#include "backends/cuda/cuda_managed_budget.h"
 
 namespace cucl::backend::cuda {
 
@@ -55,6 +56,8 @@ class CudaContext {
   bool reaches(CudaContext& peer);
 
   HostRegistry& host_registry() { return *registry_; }
+  // The managed memory (SVM) this device may still be asked for.
+  ManagedBudget& managed_budget() { return managed_budget_; }
   StagingPool& staging() { return *staging_; }
   // The fill kernels, loaded on first use (the context must be current).
   FillKernels& fill_kernels();
@@ -66,6 +69,7 @@ class CudaContext {
   CUdevice device_;
   size_t max_pitch_ = 0;
   std::shared_ptr<HostRegistry> registry_;
+  ManagedBudget managed_budget_;
   std::once_flag retained_;
   CUcontext context_ = nullptr;
   std::unique_ptr<StagingPool> staging_;

@@ -16,10 +16,6 @@ bool is_managed(const CudaDriver& driver, const void* pointer) {
          managed != 0;
 }
 
-// What a managed allocation must leave free on the card: the larger of 256 MiB and 1/16 of
-// it (the driver's own work, other allocations' page tables, the printf and staging pools).
-size_t managed_margin(size_t total) { return std::max<size_t>(size_t{256} << 20, total / 16); }
-
 // cuMemAllocManaged aligns to at least this (as cuMemAlloc does).
 constexpr size_t kManagedAlignment = 256;
 
@@ -29,19 +25,23 @@ std::unique_ptr<CudaMemory> CudaMemory::create_shared(std::shared_ptr<CudaContex
                                                       size_t alignment) {
   context->make_current();
   const CudaDriver& driver = context->driver();
-  const size_t padding = alignment > kManagedAlignment ? alignment : 0;
+  const size_t bytes = size + (alignment > kManagedAlignment ? alignment : 0);
   size_t free = 0, total = 0;
   context->check(driver.cuMemGetInfo(&free, &total), "cuMemGetInfo");
-  if (size > free || free - size < managed_margin(total) + padding) return nullptr;
+  if (bytes < size || !context->managed_budget().reserve(bytes, free, total)) return nullptr;
   CUdeviceptr allocation = 0;
-  CUresult result = driver.cuMemAllocManaged(&allocation, size + padding, CU_MEM_ATTACH_GLOBAL);
-  if (result == CUDA_ERROR_OUT_OF_MEMORY) return nullptr;
-  context->check(result, "cuMemAllocManaged");
+  CUresult result = driver.cuMemAllocManaged(&allocation, bytes, CU_MEM_ATTACH_GLOBAL);
+  if (result != CUDA_SUCCESS) {
+    context->managed_budget().release(bytes);
+    if (result == CUDA_ERROR_OUT_OF_MEMORY) return nullptr;
+    context->check(result, "cuMemAllocManaged");
+  }
   const CUdeviceptr aligned = (allocation + alignment - 1) / alignment * alignment;
   std::unique_ptr<CudaMemory> memory(new CudaMemory(context, size, reinterpret_cast<char*>(aligned)));
   memory->managed_ = true;
   memory->device_ = aligned;
   memory->owned_managed_ = allocation;
+  memory->owned_managed_bytes_ = bytes;
   return memory;
 }
 
@@ -89,7 +89,9 @@ CudaMemory::~CudaMemory() {
   const CudaDriver& driver = context_->driver();
   map_regions_.reset();
   if (managed_) {
-    if (owned_managed_) driver.cuMemFree(owned_managed_);
+    if (owned_managed_ && driver.cuMemFree(owned_managed_) == CUDA_SUCCESS) {
+      context_->managed_budget().release(owned_managed_bytes_);
+    }
   } else if (registered_) {
     context_->host_registry().release(host_ptr_, size_);
   } else if (device_) {

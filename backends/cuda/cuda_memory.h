@@ -20,8 +20,9 @@ class CudaMemory final : public Memory {
   static std::unique_ptr<CudaMemory> create(std::shared_ptr<CudaContext> context, size_t size, void* host_ptr,
                                             bool alloc_host_ptr);
   // Shared virtual memory: managed memory (cuMemAllocManaged, attached globally), one address
-  // on the host and every GPU. Null when the card has not that much free memory with a
-  // margin to spare: asking for more managed memory than is free can hang the GPU.
+  // on the host and every GPU. Null when the card has not that much free memory, or not that
+  // much beside the managed memory still allocated, with a margin to spare (ManagedBudget):
+  // asking for more managed memory than is free can hang the GPU.
   static std::unique_ptr<CudaMemory> create_shared(std::shared_ptr<CudaContext> context, size_t size,
                                                    size_t alignment);
   ~CudaMemory() override;
@@ -58,6 +59,7 @@ class CudaMemory final : public Memory {
   bool registered_ = false;  // host_ptr_ is the storage (registered); else device memory
   bool managed_ = false;     // host_ptr_ is managed memory, device_ the same address
   CUdeviceptr owned_managed_ = 0;  // the managed allocation to free (create_shared), else 0
+  size_t owned_managed_bytes_ = 0;  // its size, counted in the context's ManagedBudget
   CUdeviceptr device_ = 0;
   std::unique_ptr<MapRegions> map_regions_;  // device memory only
 };
