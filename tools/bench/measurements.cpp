@@ -34,6 +34,9 @@ const std::array<Metric, kRowCount> kMetrics = {{
     {"clEnqueueWriteImage from pageable host memory, 64 MiB (blocking)", "GB/s", Better::Higher},
     {"clEnqueueReadImage to pageable host memory, 64 MiB (blocking)", "GB/s", Better::Higher},
     {"clEnqueueCopyImage, 64 MiB RGBA8 (read+write bytes)", "GB/s", Better::Higher},
+    {"kernel: float4 copy on coarse-grain SVM (read+write bytes)", "GB/s", Better::Higher},
+    {"clEnqueueSVMMemcpy, coarse-grain SVM to SVM (read+write bytes)", "GB/s", Better::Higher},
+    {"SVM map for writing (one word per page written) + unmap + clFinish, coarse grain", "GB/s", Better::Higher},
     {"command buffer: replay of 200 empty 1-item kernels + clFinish", "us", Better::Lower},
     {"  the same 200 kernels enqueued one by one + clFinish", "us", Better::Lower},
     {"  the 200 kernels, each updated (one clUpdateMutableCommandsKHR) + replay + clFinish", "us", Better::Lower},
@@ -179,6 +182,7 @@ void measure_device(cl_device_id device, const Settings& settings, Cells& cells)
   // mapped whole. The map is timed for reads, the unmap for writes.
   measure_maps(session, bytes, settings, cells);
   measure_images(session, settings, cells);
+  measure_svm(session, bytes, settings, cells);
 
   // 6-7. Kernels, where the device can build OpenCL C.
   if (device_value<cl_bool>(device, CL_DEVICE_COMPILER_AVAILABLE)) {

@@ -51,6 +51,9 @@ enum Row : std::size_t {
   kImageWrite,
   kImageRead,
   kImageCopy,
+  kSvmKernelCopy,
+  kSvmMemcpy,
+  kSvmMapUnmap,
   kCommandBufferReplay,
   kCommandBufferEnqueues,
   kCommandBufferUpdateReplay,
@@ -143,6 +146,11 @@ void measure_collectives(const Session& session, cl_mem out, std::size_t bytes, 
 // The image rows: write, read and copy of an RGBA8 image and, where the device has a
 // compiler, a bilinear resampling kernel in RGBA8 and RGBA float (image_measurements.cpp).
 void measure_images(const Session& session, const Settings& settings, Cells& cells);
+
+// The shared virtual memory rows (svm_measurement.cpp): the float4 copy kernel on coarse-grain
+// SVM, clEnqueueSVMMemcpy and an SVM map + unmap, on allocations of `bytes`. A failure leaves
+// notes in these rows only.
+void measure_svm(const Session& session, std::size_t bytes, const Settings& settings, Cells& cells);
 
 // The command buffer rows: 200 empty one-work-item launches replayed from a buffer, the same
 // launches enqueued one by one, and mutable updates (command_buffer_measurement.cpp).
