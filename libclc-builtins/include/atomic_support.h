@@ -7,17 +7,26 @@
 // calls to a runtime library that does not exist, and LLVM 15's NVPTX back end selects
 // neither fences nor atomic loads stronger than relaxed. So: read-modify-writes use the
 // __sync and __nvvm_atom builtins (always atomicrmw/cmpxchg, which become PTX atom: relaxed,
-// like CUDA's atomics); relaxed loads and stores are volatile accesses (relaxed in PTX's
-// memory model); stronger orders add a membar of the operation's scope before (release)
-// and after (acquire) the access. Legacy atomics (atomic_add, atom_add, ...) are relaxed
-// at device scope, which is what OpenCL 1.x asked of them.
+// like CUDA's atomics), and at memory_scope_all_svm_devices PTX's system-scope atom.sys
+// (nvptx_system_atomics.h); relaxed loads and stores are volatile accesses (relaxed at
+// system scope in PTX's memory model, so right at every scope); stronger orders add a membar
+// of the operation's scope before (release) and after (acquire) the access. Legacy atomics
+// (atomic_add, atom_add, ...) are relaxed at device scope, which is what OpenCL 1.x asked of
+// them.
 #pragma once
 
 #ifdef __NVPTX__
 
+#include "nvptx_system_atomics.h"
+
+// memory_scope_all_devices is the same value.
+static inline bool nvptx_system_scope(memory_scope scope) {
+  return scope == __OPENCL_MEMORY_SCOPE_ALL_SVM_DEVICES;
+}
+
 static inline void nvptx_fence(memory_scope scope) {
   if (scope == memory_scope_device) __nvvm_membar_gl();
-  else if (scope == __OPENCL_MEMORY_SCOPE_ALL_SVM_DEVICES) __nvvm_membar_sys();
+  else if (nvptx_system_scope(scope)) __nvvm_membar_sys();
   else __nvvm_membar_cta();  // work-item, sub-group and work-group scopes
 }
 static inline bool nvptx_releases(memory_order order) {
@@ -31,7 +40,7 @@ static inline bool nvptx_acquires(memory_order order) {
   OVLD static inline T nvptx_atomic_##name(volatile T *p, T v, memory_order order,          \
                                            memory_scope scope) {                            \
     if (nvptx_releases(order)) nvptx_fence(scope);                                          \
-    T old = op(p, v);                                                                       \
+    T old = nvptx_system_scope(scope) ? nvptx_sys_##name(p, v) : op(p, v);                  \
     if (nvptx_acquires(order)) nvptx_fence(scope);                                          \
     return old;                                                                             \
   }
@@ -61,7 +70,8 @@ static inline bool nvptx_acquires(memory_order order) {
       T desired, memory_order success, memory_order failure, memory_scope scope) {          \
     if (nvptx_releases(success)) nvptx_fence(scope);                                        \
     T wanted = *expected;                                                                   \
-    T old = __sync_val_compare_and_swap(p, wanted, desired);                                \
+    T old = nvptx_system_scope(scope) ? nvptx_sys_compare_and_swap(p, wanted, desired)      \
+                                      : __sync_val_compare_and_swap(p, wanted, desired);    \
     bool exchanged = old == wanted;                                                         \
     if (nvptx_acquires(exchanged ? success : failure)) nvptx_fence(scope);                  \
     if (!exchanged) *expected = old;                                                        \

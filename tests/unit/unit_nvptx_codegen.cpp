@@ -60,14 +60,26 @@ DeviceDescription nvptx_description() {
   return d;
 }
 
-CodegenResult compile(const std::string& source, const std::string& cl_std = "CL3.0", CodegenOptions options = {}) {
+// A GPU with SVM atomics: memory_scope_all_svm_devices and memory_scope_all_devices exist.
+DeviceDescription nvptx_description_with_all_devices_scope() {
+  DeviceDescription d = nvptx_description();
+  d.opencl_c_features.push_back({CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_all_devices"});
+  return d;
+}
+
+CodegenResult compile_for(const DeviceDescription& description, const std::string& source,
+                          const std::string& cl_std = "CL3.0", CodegenOptions options = {}) {
   cucl::compiler::FrontendRequest request;
   request.source = source;
   request.cl_std = cl_std;
-  cucl::compiler::FrontendResult front = cucl::compiler::compile_opencl_c(request, nvptx_description());
+  cucl::compiler::FrontendResult front = cucl::compiler::compile_opencl_c(request, description);
   EXPECT_TRUE(front.ok) << front.log;
   if (!front.ok) return {};
   return cucl::backend::cuda::generate_nvptx_code(front.bitcode, options, kTarget);
+}
+
+CodegenResult compile(const std::string& source, const std::string& cl_std = "CL3.0", CodegenOptions options = {}) {
+  return compile_for(nvptx_description(), source, cl_std, options);
 }
 
 cucl::backend::cuda::NvptxProgram decoded(const CodegenResult& result) {
@@ -544,4 +556,84 @@ kernel void plain(global int* g) { g[get_global_id(0)] = 1; })");
   EXPECT_LT(instruction_count(textured) * 4, instruction_count(general)) << textured;
   SKIP_WITHOUT_PTXAS();
   EXPECT_TRUE(ptxas_accepts(program.ptx));
+}
+
+// memory_scope_all_svm_devices (and memory_scope_all_devices, the same scope) atomics are
+// PTX's system-scope atom.sys, which host threads see on managed memory while the kernel
+// runs; every other scope keeps the device-scope atom, without .sys.
+TEST(NvptxCodegen, AllSvmDevicesAtomicsAreSystemScopeAndDeviceScopeOnesAreNot) {
+  const CodegenResult result = compile_for(nvptx_description_with_all_devices_scope(), R"(
+kernel void system_add(volatile global atomic_int* counter) {
+  atomic_fetch_add_explicit(counter, 1, memory_order_relaxed, memory_scope_all_svm_devices);
+}
+kernel void all_devices_add(volatile global atomic_int* counter) {
+  atomic_fetch_add_explicit(counter, 1, memory_order_relaxed, memory_scope_all_devices);
+}
+kernel void device_add(volatile global atomic_int* counter) {
+  atomic_fetch_add_explicit(counter, 1, memory_order_relaxed, memory_scope_device);
+})");
+  ASSERT_TRUE(result.ok) << result.log;
+  const std::string ptx = decoded(result).ptx;
+  for (const char* kernel : {"system_add", "all_devices_add"}) {
+    EXPECT_NE(entry_text(ptx, kernel).find("atom.sys.add.u32"), std::string::npos) << kernel << "\n" << ptx;
+  }
+  const std::string device = entry_text(ptx, "device_add");
+  EXPECT_NE(device.find("atom.add.u32"), std::string::npos) << device;
+  EXPECT_EQ(device.find(".sys"), std::string::npos) << device;
+  SKIP_WITHOUT_PTXAS();
+  EXPECT_TRUE(ptxas_accepts(ptx));
+}
+
+// Every C11 atomic on every type at system scope: read-modify-writes are atom.sys (min and max
+// signed or not as the type is), loads and stores volatile accesses (relaxed at system scope
+// in PTX) with membar.sys for their order, and no device-scope atom is left.
+TEST(NvptxCodegen, EveryAtomicAtAllSvmDevicesScopeIsSystemScope) {
+  const CodegenResult result = compile_for(nvptx_description_with_all_devices_scope(), R"(
+#define SCOPE memory_scope_all_svm_devices
+#define RMW(T, i)                                                                          \
+  r[i] = atomic_fetch_add_explicit(&p[0], (T)1, memory_order_relaxed, SCOPE)               \
+       + atomic_fetch_sub_explicit(&p[1], (T)2, memory_order_acq_rel, SCOPE)               \
+       + atomic_fetch_and_explicit(&p[2], (T)3, memory_order_relaxed, SCOPE)               \
+       + atomic_fetch_or_explicit(&p[3], (T)4, memory_order_relaxed, SCOPE)                \
+       + atomic_fetch_xor_explicit(&p[4], (T)5, memory_order_relaxed, SCOPE)               \
+       + atomic_fetch_min_explicit(&p[5], (T)6, memory_order_relaxed, SCOPE)               \
+       + atomic_fetch_max_explicit(&p[6], (T)7, memory_order_seq_cst, SCOPE)               \
+       + atomic_exchange_explicit(&p[7], (T)8, memory_order_relaxed, SCOPE)                \
+       + atomic_load_explicit(&p[8], memory_order_seq_cst, SCOPE);                         \
+  atomic_store_explicit(&p[9], (T)9, memory_order_release, SCOPE);                         \
+  T expected##i = 0;                                                                       \
+  r[i] += atomic_compare_exchange_strong_explicit(&p[10], &expected##i, (T)1,              \
+            memory_order_acq_rel, memory_order_acquire, SCOPE)                             \
+        + atomic_compare_exchange_weak_explicit(&p[11], &expected##i, (T)2,                \
+            memory_order_relaxed, memory_order_relaxed, SCOPE);
+kernel void ints(volatile global atomic_int* p, global int* r) { RMW(int, 0) }
+kernel void uints(volatile global atomic_uint* p, global uint* r) { RMW(uint, 0) }
+kernel void longs(volatile global atomic_long* p, global long* r) { RMW(long, 0) }
+kernel void ulongs(volatile global atomic_ulong* p, global ulong* r) { RMW(ulong, 0) }
+kernel void floats(volatile global atomic_float* f, volatile global atomic_double* d, global double* r) {
+  float expected = 0.0f;
+  r[0] = atomic_exchange_explicit(f, 1.0f, memory_order_relaxed, SCOPE)
+       + atomic_load_explicit(f + 1, memory_order_acquire, SCOPE)
+       + atomic_compare_exchange_strong_explicit(f + 2, &expected, 2.0f, memory_order_relaxed,
+                                                 memory_order_relaxed, SCOPE)
+       + atomic_exchange_explicit(d, 3.0, memory_order_relaxed, SCOPE);
+  atomic_store_explicit(d + 1, 4.0, memory_order_seq_cst, SCOPE);
+  atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_all_devices);
+})");
+  ASSERT_TRUE(result.ok) << result.log;
+  const std::string ptx = decoded(result).ptx;
+  for (const char* instruction :
+       {"atom.sys.add.u32", "atom.sys.add.u64", "atom.sys.and.b32", "atom.sys.and.b64", "atom.sys.or.b32",
+        "atom.sys.or.b64", "atom.sys.xor.b32", "atom.sys.xor.b64", "atom.sys.min.s32", "atom.sys.min.u32",
+        "atom.sys.min.s64", "atom.sys.min.u64", "atom.sys.max.s32", "atom.sys.max.u32", "atom.sys.max.s64",
+        "atom.sys.max.u64", "atom.sys.exch.b32", "atom.sys.exch.b64", "atom.sys.cas.b32", "atom.sys.cas.b64",
+        "membar.sys", "ld.volatile", "st.volatile"}) {
+    EXPECT_NE(ptx.find(instruction), std::string::npos) << instruction << "\n" << ptx;
+  }
+  for (size_t at = ptx.find("atom."); at != std::string::npos; at = ptx.find("atom.", at + 1)) {
+    EXPECT_EQ(ptx.compare(at, 9, "atom.sys."), 0) << ptx.substr(at, ptx.find('\n', at) - at);
+  }
+  EXPECT_EQ(ptx.find("membar.gl"), std::string::npos) << ptx;
+  SKIP_WITHOUT_PTXAS();
+  EXPECT_TRUE(ptxas_accepts(ptx));
 }
