@@ -388,6 +388,21 @@ DEVICE_TEST(QueuesAndAtomicsMeetTheMandatedMinimums) {
   }
 }
 
+// memory_scope_all_devices (and all_svm_devices) comes with SVM atomics on every cucl device:
+// on a GPU it is system scope, which reaches the host and the other devices only in the SVM
+// allocations they share. Atomics and fences, the capabilities and the OpenCL C feature agree.
+DEVICE_TEST(AllDevicesScopeComesWithSvmAtomics) {
+  const auto svm = info_value<cl_device_svm_capabilities>(clGetDeviceInfo, device, CL_DEVICE_SVM_CAPABILITIES);
+  const bool svm_atomics = (svm & CL_DEVICE_SVM_ATOMICS) != 0;
+  const auto memory =
+      info_value<cl_device_atomic_capabilities>(clGetDeviceInfo, device, CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES);
+  const auto fence = info_value<cl_device_atomic_capabilities>(clGetDeviceInfo, device, CL_DEVICE_ATOMIC_FENCE_CAPABILITIES);
+  if (info_value<cl_bool>(clGetDeviceInfo, device, CL_DEVICE_COMPILER_AVAILABLE) != CL_TRUE) return;
+  EXPECT_EQ((memory & CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES) != 0, svm_atomics);
+  EXPECT_EQ((fence & CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES) != 0, svm_atomics);
+  EXPECT_EQ(lists_feature(device, "__opencl_c_atomic_scope_all_devices"), svm_atomics);
+}
+
 DEVICE_TEST(RootDevicesAreNotPartitioned) {
   EXPECT_EQ(info_value<cl_device_id>(clGetDeviceInfo, device, CL_DEVICE_PARENT_DEVICE), nullptr);
   EXPECT_EQ(info_value<cl_uint>(clGetDeviceInfo, device, CL_DEVICE_REFERENCE_COUNT), 1u);

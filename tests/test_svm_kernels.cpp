@@ -1,10 +1,8 @@
 // Kernels on shared virtual memory, on every device: a linked list built on the host and
 // walked by a kernel (coarse grain after unmap, fine grain directly), pointers into the middle
-// of an allocation, allocations reached only through CL_KERNEL_EXEC_INFO_SVM_PTRS, a host
-// thread and a kernel adding to one counter at once, and the argument and exec-info errors.
-#include <atomic>
+// of an allocation, allocations reached only through CL_KERNEL_EXEC_INFO_SVM_PTRS, and the
+// argument and exec-info errors. SVM atomics with a running kernel: test_svm_atomics.cpp.
 #include <cstdint>
-#include <thread>
 
 #include "svm_test_helpers.h"
 
@@ -125,42 +123,6 @@ TEST_P(SvmKernels, AllocationsReachedOnlyThroughExecInfo) {
     EXPECT_EQ(seen_a[i], i);
     EXPECT_EQ(seen_b[i], 3 * i);
   }
-}
-
-TEST_P(SvmKernels, AHostThreadAndAKernelAddToOneCounterAtOnce) {
-  if (!has(CL_DEVICE_SVM_FINE_GRAIN_BUFFER | CL_DEVICE_SVM_ATOMICS)) GTEST_SKIP() << "no SVM atomics";
-  SvmPointer counter(env.context, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS,
-                     2 * sizeof(cl_int));
-  ASSERT_NE(counter.get(), nullptr);
-  auto* count = counter.as<std::atomic<cl_int>>();
-  auto* started = count + 1;
-  count->store(0);
-  started->store(0);
-  BuiltProgram program(env, R"(
-    kernel void add(global atomic_int* count, global atomic_int* started, int times) {
-      atomic_store_explicit(started, 1, memory_order_relaxed, memory_scope_all_svm_devices);
-      for (int i = 0; i < times; ++i) {
-        atomic_fetch_add_explicit(count, 1, memory_order_relaxed, memory_scope_all_svm_devices);
-      }
-    })",
-                       "-cl-std=CL3.0");
-  cl_kernel kernel = program.kernel("add");
-  ASSERT_NE(kernel, nullptr);
-  const cl_int times = 20000;
-  const size_t items = 64;
-  ASSERT_EQ(clSetKernelArgSVMPointer(kernel, 0, count), CL_SUCCESS);
-  ASSERT_EQ(clSetKernelArgSVMPointer(kernel, 1, started), CL_SUCCESS);
-  ASSERT_EQ(clSetKernelArg(kernel, 2, sizeof times, &times), CL_SUCCESS);
-  ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, kernel, 1, nullptr, &items, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
-  ASSERT_EQ(clFlush(env.queue), CL_SUCCESS);
-  const int host_adds = 200000;
-  std::thread host([&] {
-    for (int i = 0; i < host_adds; ++i) count->fetch_add(1, std::memory_order_relaxed);
-  });
-  host.join();
-  ASSERT_EQ(clFinish(env.queue), CL_SUCCESS);
-  EXPECT_EQ(started->load(), 1);
-  EXPECT_EQ(count->load(), host_adds + times * static_cast<cl_int>(items));
 }
 
 TEST_P(SvmKernels, ArgumentAndExecInfoErrors) {

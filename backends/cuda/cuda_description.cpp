@@ -1,8 +1,9 @@
 // What a CUDA device is, from the driver's attributes, and what its compiler accepts: the
 // OpenCL C front end for nvptx64 with the NVPTX code generator (codegen/), so OpenCL C
-// 1.0-1.2 and 3.0, SPIR-V, fp64, int64 and 32/64-bit atomics up to device scope (not
-// all_devices: the devices of a context share no coherent memory). A build without the
-// nvptx64 builtin library (no libdevice) has no compiler for the GPU.
+// 1.0-1.2 and 3.0, SPIR-V, fp64, int64 and 32/64-bit atomics up to device scope, and up to
+// all devices' scope where the GPU has SVM atomics (system-scope atomics on managed memory
+// that the host touches at once). A build without the nvptx64 builtin library (no
+// libdevice) has no compiler for the GPU.
 #include <time.h>
 
 #include <algorithm>
@@ -37,12 +38,16 @@ class Attributes {
 // SVM is managed memory (CudaMemory::create_shared). Coarse grain needs only managed memory;
 // fine grain needs the host and the GPU to touch it at once (concurrent managed access);
 // fine-grain system needs the GPU to reach any pageable host memory (HMM or ATS). SVM
-// atomics are not offered: they need memory_scope_all_svm_devices to be a system-scope
-// atomic, and the GPU's atomics are device-wide at most (describe_cuda_compiler).
-cl_device_svm_capabilities cuda_svm_capabilities(const Attributes& attribute) {
+// atomics come with fine grain: memory_scope_all_svm_devices atomics are PTX's system-scope
+// atom.sys (sm_60 and later, libclc-builtins/include/nvptx_system_atomics.h), which the host's
+// threads see on managed memory only while both may touch it at once.
+cl_device_svm_capabilities cuda_svm_capabilities(const Attributes& attribute, const NvptxTarget& target) {
   if (!attribute(CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY)) return 0;
   cl_device_svm_capabilities capabilities = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER;
-  if (attribute(CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS)) capabilities |= CL_DEVICE_SVM_FINE_GRAIN_BUFFER;
+  if (attribute(CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS)) {
+    capabilities |= CL_DEVICE_SVM_FINE_GRAIN_BUFFER;
+    if (target.sm >= 60) capabilities |= CL_DEVICE_SVM_ATOMICS;
+  }
   if (attribute(CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS)) capabilities |= CL_DEVICE_SVM_FINE_GRAIN_SYSTEM;
   return capabilities;
 }
@@ -70,9 +75,11 @@ constexpr cl_uint kWarpSize = 32;
 // The front end's target and what it accepts, as the host device's describe_host_compiler
 // does for the CPU.
 void describe_cuda_compiler(DeviceDescription& d, const NvptxTarget& target) {
-  // memory_scope_all_devices is not offered: LLVM 15's NVPTX atomics are device-wide at most.
+  // memory_scope_all_devices is system scope, which reaches the host and every device only in
+  // SVM allocations the GPU shares with them: offered where SVM atomics are.
+  const bool all_devices_scope = (d.svm_capabilities & CL_DEVICE_SVM_ATOMICS) != 0;
   describe_opencl_c_compiler(d, {"nvptx64-nvidia-cuda", {"-ffake-address-space-map"}, nvptx_code_target(target),
-                                 builtins::nvptx_bitcode(), "nvptx-builtins", /*all_devices_scope=*/false});
+                                 builtins::nvptx_bitcode(), "nvptx-builtins", all_devices_scope});
   d.double_fp_config = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF |
                        CL_FP_INF_NAN | CL_FP_DENORM;
   d.preferred_vector_width[kDouble] = 1;
@@ -136,7 +143,7 @@ DeviceDescription describe_cuda_device(const CudaDriver& driver, CUdevice device
   d.vendor_id = kNvidiaPciVendorId;
   d.driver_version = "0.1.0 (CUDA " + std::to_string(driver.version / 1000) + "." +
                      std::to_string(driver.version % 1000 / 10) + ")";
-  d.svm_capabilities = cuda_svm_capabilities(attribute);
+  d.svm_capabilities = cuda_svm_capabilities(attribute, target);
 
   d.max_compute_units = static_cast<cl_uint>(std::max(1, attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 1)));
   d.max_clock_frequency_mhz = static_cast<cl_uint>(attribute(CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000);
