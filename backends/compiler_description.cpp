@@ -51,6 +51,9 @@ void describe_opencl_c_compiler(DeviceDescription& d, const CompilerSetup& setup
   d.extensions.push_back({CL_MAKE_VERSION(0, 9, 8), "cl_khr_command_buffer"});
   // Kernel commands' ranges and arguments can be replaced after finalizing (0.9.5).
   d.extensions.push_back({CL_MAKE_VERSION(0, 9, 5), "cl_khr_command_buffer_mutable_dispatch"});
+  // Buffers with a fixed address on each device, and device pointers as kernel arguments
+  // (platform/memory/device_address_rules.h): 1.0.2 of the Khronos headers.
+  d.extensions.push_back({CL_MAKE_VERSION(1, 0, 2), "cl_ext_buffer_device_address"});
   // Version 2 adds the acceleration queries.
   d.extensions.push_back({CL_MAKE_VERSION(2, 0, 0), "cl_khr_integer_dot_product"});
   d.integer_dot_product_capabilities =

@@ -5,6 +5,7 @@
 #include "icd/opencl_3_1.h"
 #include "platform/queue/enqueue.h"
 #include "platform/info/info.h"
+#include "platform/memory/device_address_rules.h"
 #include "platform/memory/svm_rules.h"
 #include "platform/program/kernel_rules.h"
 #include "platform/program/launch_range.h"
@@ -38,6 +39,14 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) { return icd::
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
                                                const void* arg_value) {
   return guard([&] { lookup<Kernel>(kernel)->set_arg(arg_index, arg_size, arg_value); });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgDevicePointerEXT(cl_kernel kernel, cl_uint arg_index,
+                                                               cl_mem_device_address_ext arg_value) {
+  return guard([&] {
+    auto target = lookup<Kernel>(kernel);
+    target->set_arg_value(arg_index, device_pointer_argument_value(*target, arg_index, arg_value));
+  });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,

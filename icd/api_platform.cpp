@@ -5,6 +5,7 @@
 
 #include "icd/entry.h"
 #include "icd/extension_functions.h"
+#include "platform/memory/buffer_device_address_ext.h"
 #include "platform/objects/device_rules.h"
 #include "platform/info/info.h"
 
@@ -38,6 +39,8 @@ const ExtensionFunction kExtensionFunctions[] = {
     {"clGetKernelSubGroupInfoKHR", reinterpret_cast<void*>(&clGetKernelSubGroupInfoKHR), "cl_khr_subgroups"},
     {"clGetKernelSuggestedLocalWorkSizeKHR", reinterpret_cast<void*>(&clGetKernelSuggestedLocalWorkSizeKHR),
      "cl_khr_suggested_local_work_size"},
+    {"clSetKernelArgDevicePointerEXT", reinterpret_cast<void*>(&clSetKernelArgDevicePointerEXT),
+     "cl_ext_buffer_device_address"},
 };
 
 }  // namespace

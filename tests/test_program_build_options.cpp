@@ -134,7 +134,7 @@ bool is_api_only_extension(const std::string& name) {
       "cl_khr_priority_hints",        "cl_khr_throttle_hints",
       "cl_khr_semaphore",             "cl_khr_external_memory",
       "cl_khr_terminate_context",     "cl_nv_device_attribute_query",
-      "cl_khr_image2d_from_buffer"};
+      "cl_khr_image2d_from_buffer",   "cl_ext_buffer_device_address"};
   return api_only.count(name) != 0;
 }
 

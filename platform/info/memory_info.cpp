@@ -1,4 +1,5 @@
 #include "platform/info/info.h"
+#include "platform/memory/device_address_rules.h"
 #include "platform/memory/memory.h"
 
 namespace cucl {
@@ -18,6 +19,7 @@ void mem_object_info(MemObject& memory, cl_mem_info param, InfoWriter& out) {
     case CL_MEM_OFFSET: return out.scalar(memory.associated_offset());
     case CL_MEM_USES_SVM_POINTER: return out.scalar<cl_bool>(memory.uses_svm_pointer() ? CL_TRUE : CL_FALSE);
     case CL_MEM_PROPERTIES: return out.array(memory.properties());
+    case CL_MEM_DEVICE_ADDRESS_EXT: return out.array(device_address_info(memory));
     default: fail(CL_INVALID_VALUE);
   }
 }

@@ -115,7 +115,27 @@ Buffer::Buffer(Ref<Buffer> parent, cl_mem_flags flags, size_t origin, size_t siz
       parent_pin_(parent_),
       origin_(origin) {}
 
+void Buffer::fix_device_addresses() {
+  allocate_everywhere();
+  device_addresses_fixed_ = true;
+  // Only a kernel on one of several devices has to find the buffer behind a device pointer, to
+  // make its copy current (note_access); memory on an SVM pointer is one copy already.
+  if (context().devices().size() > 1 && !uses_svm_pointer()) {
+    context().device_addresses().add(id(), device_addresses(), size());
+  }
+}
+
+std::vector<uint64_t> Buffer::device_addresses() {
+  std::vector<uint64_t> addresses;
+  for (Device* device : context().devices()) {
+    const backend::Location start = location(*device, 0);
+    addresses.push_back(start.memory->kernel_address(start.offset));
+  }
+  return addresses;
+}
+
 void Buffer::on_api_released() {
+  if (!parent_ && device_addresses_fixed_) context().device_addresses().remove(id());
   parent_pin_.reset();
   MemObject::on_api_released();
 }

@@ -146,6 +146,16 @@ class Buffer final : public MemObject {
   MemObject& storage_owner() override { return root(); }
   size_t storage_offset() const override { return origin_; }
 
+  // CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT (a buffer, not a sub-buffer): allocates on every device
+  // of the context now, so that the buffer keeps one address on each for its life, and lists
+  // those where a device pointer must find the buffer (DeviceAddressRanges).
+  void fix_device_addresses();
+  // Whether this buffer, or a sub-buffer's parent, has fixed device addresses.
+  bool has_device_addresses() const { return parent_ ? parent_->device_addresses_fixed_ : device_addresses_fixed_; }
+  // Where this buffer starts on each device of the context, in the context's order (a
+  // sub-buffer: its parent's address plus its origin).
+  std::vector<uint64_t> device_addresses();
+
   // Mappings of buffers go through these (not add_mapping/take_mapping directly): a region
   // mapped for writing may not overlap any other mapped region of the same storage, also
   // through the parent or another sub-buffer; that throws CL_INVALID_OPERATION.
@@ -165,6 +175,7 @@ class Buffer final : public MemObject {
   Ref<Buffer> parent_;
   ApiRef<Buffer> parent_pin_;  // CL_MEM_ASSOCIATED_MEMOBJECT stays a valid handle likewise
   size_t origin_ = 0;
+  bool device_addresses_fixed_ = false;
   std::mutex storage_mappings_mutex_;
   std::vector<StorageMapping> storage_mappings_;
 };

@@ -3,6 +3,7 @@
 #include <bit>
 
 #include "base/error.h"
+#include "platform/memory/device_address_rules.h"
 #include "platform/objects/lookup.h"
 
 namespace cucl {
@@ -57,9 +58,25 @@ std::vector<cl_mem_properties> mem_properties(const cl_mem_properties* propertie
   return {0};
 }
 
+BufferProperties buffer_properties(const Context& context, const cl_mem_properties* properties) {
+  BufferProperties result;
+  if (!properties) return result;
+  bool seen = false;
+  for (const cl_mem_properties* p = properties; *p; p += 2) {
+    check(p[0] == CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT && !seen, CL_INVALID_PROPERTY);
+    check(every_device_has_device_addresses(context), CL_INVALID_PROPERTY);
+    check(p[1] == CL_TRUE || p[1] == CL_FALSE, CL_INVALID_PROPERTY);
+    seen = true;
+    result.device_addresses = p[1] == CL_TRUE;
+    result.given.insert(result.given.end(), p, p + 2);
+  }
+  result.given.push_back(0);
+  return result;
+}
+
 Ref<Buffer> create_buffer(Ref<Context> context, const cl_mem_properties* properties, cl_mem_flags flags, size_t size,
                           void* host_ptr) {
-  auto validated = mem_properties(properties);
+  BufferProperties validated = buffer_properties(*context, properties);
   check_mem_flags(flags);
   check(size != 0 && size <= context->max_mem_alloc_size(), CL_INVALID_BUFFER_SIZE);
   check_host_ptr(flags, host_ptr);
@@ -67,8 +84,12 @@ Ref<Buffer> create_buffer(Ref<Context> context, const cl_mem_properties* propert
     std::optional<SvmAllocation> allocation = context->svm().find(host_ptr);
     check(!allocation || allocation->holds(host_ptr, size), CL_INVALID_BUFFER_SIZE);
   }
-  auto buffer = make<Buffer>(std::move(context), flags, size, host_ptr, std::move(validated));
-  if (flags & CL_MEM_COPY_HOST_PTR) buffer->allocate_everywhere();
+  auto buffer = make<Buffer>(std::move(context), flags, size, host_ptr, std::move(validated.given));
+  if (validated.device_addresses) {
+    buffer->fix_device_addresses();
+  } else if (flags & CL_MEM_COPY_HOST_PTR) {
+    buffer->allocate_everywhere();
+  }
   return buffer;
 }
 

@@ -20,8 +20,17 @@ cl_mem_flags inherit_flags(cl_mem_flags parent, cl_mem_flags flags);
 // CL_INVALID_HOST_PTR unless host_ptr is given exactly when USE_/COPY_HOST_PTR asks for it.
 void check_host_ptr(cl_mem_flags flags, const void* host_ptr);
 // Validates a cl_mem_properties list; returns it as given, terminator included (empty for
-// NULL). cucl supports no buffer property yet, so any name is CL_INVALID_PROPERTY.
+// NULL). Images take no property, so any name is CL_INVALID_PROPERTY (buffers: buffer_properties).
 std::vector<cl_mem_properties> mem_properties(const cl_mem_properties* properties);
+
+// A buffer's cl_mem_properties list: mem_properties' rules, plus
+// CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT (CL_TRUE or CL_FALSE, once) where every device of the
+// context has cl_ext_buffer_device_address.
+struct BufferProperties {
+  std::vector<cl_mem_properties> given;  // as mem_properties returns it
+  bool device_addresses = false;
+};
+BufferProperties buffer_properties(const Context& context, const cl_mem_properties* properties);
 
 Ref<Buffer> create_buffer(Ref<Context> context, const cl_mem_properties* properties, cl_mem_flags flags, size_t size,
                           void* host_ptr);

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "base/error.h"
+#include "platform/memory/device_address_rules.h"
 #include "platform/objects/context.h"
 #include "platform/objects/lookup.h"
 #include "platform/queue/queue.h"
@@ -93,17 +94,12 @@ void check_svm_queue(const Queue& queue) {
 KernelArgValue svm_argument_value(const Kernel& kernel, cl_uint index, const void* pointer) {
   check(context_svm_capabilities(kernel.context()) != 0, CL_INVALID_OPERATION);
   check(index < kernel.metadata().args.size(), CL_INVALID_ARG_INDEX);
-  using Kind = compiler::KernelArgMetadata::Kind;
-  const Kind kind = kernel.metadata().args[index].kind;
-  check(kind == Kind::GlobalPointer || kind == Kind::ConstantPointer, CL_INVALID_ARG_VALUE);
-  KernelArgValue value;
-  value.set = true;
-  value.bytes.resize(sizeof pointer);
-  std::memcpy(value.bytes.data(), &pointer, sizeof pointer);
-  return value;
+  check(kernel.takes_global_pointer(index), CL_INVALID_ARG_VALUE);
+  return KernelArgValue::pointer(reinterpret_cast<uintptr_t>(pointer), false);
 }
 
 void set_kernel_exec_info(Kernel& kernel, cl_kernel_exec_info param, size_t size, const void* value) {
+  if (param == CL_KERNEL_EXEC_INFO_DEVICE_PTRS_EXT) return set_device_pointers_exec_info(kernel, size, value);
   check(param == CL_KERNEL_EXEC_INFO_SVM_PTRS || param == CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
         CL_INVALID_VALUE);
   // Both parameters need SVM, which comes before any check of the value (the CTS's

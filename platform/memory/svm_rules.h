@@ -34,7 +34,7 @@ void check_svm_queue(const Queue& queue);
 // is, as its by-value bytes.
 KernelArgValue svm_argument_value(const Kernel& kernel, cl_uint index, const void* pointer);
 
-// clSetKernelExecInfo.
+// clSetKernelExecInfo (CL_KERNEL_EXEC_INFO_DEVICE_PTRS_EXT in device_address_rules.h).
 void set_kernel_exec_info(Kernel& kernel, cl_kernel_exec_info param, size_t size, const void* value);
 
 }  // namespace cucl

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "platform/memory/device_address_ranges.h"
 #include "platform/memory/svm_allocations.h"
 #include "platform/objects/callback_list.h"
 #include "platform/objects/device.h"
@@ -41,6 +42,8 @@ class Context final : public Object {
   cl_context id() { return reinterpret_cast<cl_context>(handle()); }
   // The context's SVM allocations; those not freed go with it.
   SvmAllocations& svm() { return svm_; }
+  // Where the context's buffers with device addresses lie on each device.
+  DeviceAddressRanges& device_addresses() { return device_addresses_; }
 
  private:
   std::vector<Device*> devices_;
@@ -51,6 +54,7 @@ class Context final : public Object {
   std::mutex transfer_streams_mutex_;
   std::vector<std::unique_ptr<backend::Stream>> transfer_streams_;  // by index in devices_
   SvmAllocations svm_;
+  DeviceAddressRanges device_addresses_;
 };
 
 }  // namespace cucl

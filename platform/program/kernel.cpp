@@ -44,7 +44,8 @@ Kernel::Kernel(Ref<Program> program, const std::string& name)
 Kernel::Kernel(const Kernel& other, std::nullptr_t)
     : Object(ObjectKind::Kernel), program_(other.program_), program_pin_(other.program_),
       program_metadata_(other.program_metadata_), metadata_(other.metadata_), devices_(other.devices_),
-      args_(other.with_arguments([](const std::vector<KernelArgValue>& args) { return args; })) {
+      args_(other.with_arguments([](const std::vector<KernelArgValue>& args) { return args; })),
+      device_pointers_(other.device_pointers()) {
   program_->kernel_created();
 }
 

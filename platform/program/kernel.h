@@ -2,6 +2,7 @@
 // device's code for it.
 #pragma once
 
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -19,11 +20,24 @@ struct KernelArgValue {
   // By-value arguments (in place up to a double2 or float4), and SVM pointers given to
   // __global or __constant pointer arguments (clSetKernelArgSVMPointer): the pointer itself.
   InlineVector<std::byte, 16> bytes;
+  // clSetKernelArgDevicePointerEXT: `bytes` hold a device address, whose buffer a launch makes
+  // current (note_device_pointer_accesses).
+  bool device_pointer = false;
   // Buffer arguments (null: a NULL buffer). Only the handle: setting an argument does not
   // keep the object alive (the application may release it; the CTS checks that its
   // destructor callback then runs). The launch looks it up again.
   cl_mem memory = nullptr;
   size_t local_size = 0;         // __local arguments
+
+  // A __global or __constant pointer argument given as an address (an SVM or device pointer).
+  static KernelArgValue pointer(uint64_t address, bool device_pointer) {
+    KernelArgValue value;
+    value.set = true;
+    value.device_pointer = device_pointer;
+    value.bytes.resize(sizeof address);
+    std::memcpy(value.bytes.data(), &address, sizeof address);
+    return value;
+  }
 };
 
 class Kernel final : public Object {
@@ -49,6 +63,11 @@ class Kernel final : public Object {
     std::lock_guard lock(mutex_);
     args_[index] = std::move(checked);
   }
+  // Whether argument `index` (a valid one) is a __global or __constant pointer.
+  bool takes_global_pointer(cl_uint index) const {
+    using Kind = compiler::KernelArgMetadata::Kind;
+    return metadata_->args[index].kind == Kind::GlobalPointer || metadata_->args[index].kind == Kind::ConstantPointer;
+  }
   // The value clSetKernelArg(index, size, value) would set, after every check it makes.
   KernelArgValue argument_value(cl_uint index, size_t size, const void* value) const;
   // Calls `read` with the argument values, which stay as they are until it returns (a launch
@@ -57,6 +76,17 @@ class Kernel final : public Object {
   decltype(auto) with_arguments(Read read) const {
     std::lock_guard lock(mutex_);
     return read(args_);
+  }
+
+  // CL_KERNEL_EXEC_INFO_DEVICE_PTRS_EXT: the device addresses the kernel reaches besides its
+  // arguments (each replaces the list before).
+  void set_device_pointers(std::vector<uint64_t> pointers) {
+    std::lock_guard lock(mutex_);
+    device_pointers_ = std::move(pointers);
+  }
+  std::vector<uint64_t> device_pointers() const {
+    std::lock_guard lock(mutex_);
+    return device_pointers_;
   }
 
   // The device's code for this kernel; CL_INVALID_PROGRAM_EXECUTABLE where the program
@@ -94,6 +124,7 @@ class Kernel final : public Object {
   std::vector<DeviceCode> devices_;
   mutable std::mutex mutex_;
   std::vector<KernelArgValue> args_;
+  std::vector<uint64_t> device_pointers_;
 };
 
 }  // namespace cucl

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "base/error.h"
+#include "platform/memory/device_address_rules.h"
 #include "platform/memory/image_rules.h"
 #include "platform/program/launch_range.h"
 #include "platform/objects/lookup.h"
@@ -106,6 +107,7 @@ CommandSpec ndrange_kernel_with(Queue& queue, Kernel& kernel, const std::vector<
   for (const KernelArgValue& arg : args) check(arg.set, CL_INVALID_KERNEL_ARGS);
   check(Kernel::local_memory_size(code, args) <= description.local_mem_size, CL_OUT_OF_RESOURCES);
   backend::op::LaunchKernel& launch = set_launch_operation(queue, kernel, code, args, spec);
+  note_device_pointer_accesses(queue, kernel, args, spec);
   launch.range = range;
   launch.printf_buffer_size = description.printf_buffer_size;
   bool empty = false;
