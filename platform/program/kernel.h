@@ -80,12 +80,13 @@ class Kernel final : public Object {
 
   // CL_KERNEL_EXEC_INFO_DEVICE_PTRS_EXT: the device addresses the kernel reaches besides its
   // arguments (each replaces the list before).
+  // Their own lock: a launch reads them while it holds the arguments' (with_arguments).
   void set_device_pointers(std::vector<uint64_t> pointers) {
-    std::lock_guard lock(mutex_);
+    std::lock_guard lock(device_pointers_mutex_);
     device_pointers_ = std::move(pointers);
   }
   std::vector<uint64_t> device_pointers() const {
-    std::lock_guard lock(mutex_);
+    std::lock_guard lock(device_pointers_mutex_);
     return device_pointers_;
   }
 
@@ -124,6 +125,7 @@ class Kernel final : public Object {
   std::vector<DeviceCode> devices_;
   mutable std::mutex mutex_;
   std::vector<KernelArgValue> args_;
+  mutable std::mutex device_pointers_mutex_;
   std::vector<uint64_t> device_pointers_;
 };
 
