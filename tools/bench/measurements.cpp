@@ -182,7 +182,6 @@ void measure_device(cl_device_id device, const Settings& settings, Cells& cells)
   // mapped whole. The map is timed for reads, the unmap for writes.
   measure_maps(session, bytes, settings, cells);
   measure_images(session, settings, cells);
-  measure_svm(session, bytes, settings, cells);
 
   // 6-7. Kernels, where the device can build OpenCL C.
   if (device_value<cl_bool>(device, CL_DEVICE_COMPILER_AVAILABLE)) {
@@ -194,6 +193,8 @@ void measure_device(cl_device_id device, const Settings& settings, Cells& cells)
       cells[row].note = "n/a (no compiler)";
     }
   }
+  // After the kernel rows, which the shared memory it allocates then cannot disturb.
+  measure_svm(session, bytes, settings, cells);
   // Last: a platform that cannot hold two GPUs in one context loses only these rows.
   measure_two_gpus(device, bytes, settings, cells);
 }
