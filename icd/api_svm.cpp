@@ -57,8 +57,13 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue command_queue, 
                                                 cl_map_flags flags, void* svm_ptr, size_t size,
                                                 cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
                                                 cl_event* event) {
-  return enqueue_svm(command_queue, num_events_in_wait_list, event_wait_list, event, blocking_map != CL_FALSE,
-                     [&](Queue& queue) { return svm_map(queue, flags, svm_ptr, size); });
+  return guard([&] {
+    auto queue = lookup<Queue>(command_queue);
+    submit(*queue, svm_map(*queue, flags, svm_ptr, size), num_events_in_wait_list, event_wait_list, event,
+           blocking_map != CL_FALSE);
+    // Only a map that was enqueued leaves a record (a bad wait list, say, leaves none).
+    queue->context().svm().note_map(svm_ptr, size);
+  });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue command_queue, void* svm_ptr,

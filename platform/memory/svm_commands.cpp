@@ -80,7 +80,6 @@ CommandSpec svm_map(Queue& queue, cl_map_flags flags, void* pointer, size_t size
   check_svm_queue(queue);
   check(pointer != nullptr && size != 0, CL_INVALID_VALUE);
   check_map_flags(flags);
-  queue.context().svm().note_map(pointer, size);
   return migration(CL_COMMAND_SVM_MAP, {{svm_location(queue, pointer, size), size}}, /*to_host=*/true,
                    flags & CL_MAP_WRITE_INVALIDATE_REGION);
 }

@@ -27,7 +27,8 @@ CommandSpec svm_memcpy(Queue& queue, void* dst, const void* src, size_t size);
 CommandSpec svm_mem_fill(Queue& queue, void* pointer, const void* pattern, size_t pattern_size, size_t size);
 
 // clEnqueueSVMMap: CL_INVALID_VALUE for NULL, a size of 0 or bad flags. The memory is the
-// host's already; on a GPU the pages of an allocation move towards the host.
+// host's already; on a GPU the pages of an allocation move towards the host. Once it is
+// submitted, the caller notes the map (SvmAllocations::note_map) for the unmap to find.
 CommandSpec svm_map(Queue& queue, cl_map_flags flags, void* pointer, size_t size);
 // clEnqueueSVMUnmap: CL_INVALID_VALUE for NULL. What the last map of `pointer` covered moves
 // back towards the GPU.
