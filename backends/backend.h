@@ -114,8 +114,13 @@ class Device {
   virtual std::unique_ptr<Memory> allocate(size_t size, void* host_ptr, bool alloc_host_ptr) = 0;
   // Shared virtual memory (clSVMAlloc): `size` bytes at an address (kernel_address(0)) that is
   // the same on the host and on this device, aligned to `alignment` (a power of two up to
-  // kMaxSharedAlignment). Null when there is no room, or on a device without SVM.
-  virtual std::unique_ptr<Memory> allocate_shared(size_t /*size*/, size_t /*alignment*/) { return nullptr; }
+  // kMaxSharedAlignment). `coarse_grain_alone`: coarse-grain memory of a context whose only
+  // device is this one, which the host reaches only while it is mapped (a device may then keep
+  // a copy on each side, moved by maps and unmaps: op::SharedMove). Null when there is no
+  // room, or on a device without SVM.
+  virtual std::unique_ptr<Memory> allocate_shared(size_t /*size*/, size_t /*alignment*/, bool /*coarse_grain_alone*/) {
+    return nullptr;
+  }
   // Whether this device's shared memory must be the one a context with this device uses:
   // it is valid on the host and on host-addressing devices too, while theirs (plain host
   // memory) is not valid here (CUDA managed memory against the host device's heap).

@@ -86,15 +86,22 @@ struct Unmap {
 struct SharedRange {
   Location where;  // memory null: host memory the device does not manage (nothing to move)
   size_t size;
+  bool host_wrote = true;  // SVM unmap: whether the map let the host write
 };
+
+// Why shared memory moves. Memory that both sides reach (managed memory) moves only for speed,
+// whatever the reason; memory with a copy on each side (a GPU's dual view of coarse-grain
+// SVM) moves only for a map, and back at its unmap.
+enum class SharedMove : uint8_t { Hint, ForHostAccess, AfterHostAccess };
 
 struct Migrate {  // make the listed memories current on this device
   std::vector<Memory*> memories;
   bool content_undefined;
   // clEnqueueSVMMigrateMem, SVM map and unmap: ranges of shared memory to move towards this
-  // device, or towards the host. Moving is only a matter of speed: both reach it anyway.
+  // device, or towards the host.
   std::vector<SharedRange> shared = {};
   bool to_host = false;
+  SharedMove why = SharedMove::Hint;
 };
 
 struct Nothing {};  // markers, barriers, wait-for-events

@@ -62,7 +62,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue command_queue, 
     submit(*queue, svm_map(*queue, flags, svm_ptr, size), num_events_in_wait_list, event_wait_list, event,
            blocking_map != CL_FALSE);
     // Only a map that was enqueued leaves a record (a bad wait list, say, leaves none).
-    queue->context().svm().note_map(svm_ptr, size);
+    queue->context().svm().note_map(svm_ptr, {size, (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0});
   });
 }
 

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "backends/cuda/cuda_execute.h"
+#include "backends/cuda/cuda_prefetch.h"
 #include "base/debug_log.h"
 #include "base/clock.h"
 #include "base/spin_wait.h"
@@ -42,7 +43,8 @@ constexpr auto kSubmitterPause = std::chrono::microseconds(20);
 // end, so a steady stream of new work cannot hold it back.
 constexpr auto kMergeWindow = std::chrono::microseconds(200);
 
-size_t host_transfer_bytes(const Operation& operation) {
+size_t host_transfer_bytes(const CudaDriver& driver, const Operation& operation) {
+  if (const auto* migrate = std::get_if<op::Migrate>(&operation)) return shared_bytes_moved(driver, *migrate);
   if (const auto* copy = std::get_if<op::Copy>(&operation)) {
     return copy->src.memory && copy->dst.memory ? 0 : copy->size;
   }
@@ -53,9 +55,9 @@ size_t host_transfer_bytes(const Operation& operation) {
 
 }  // namespace
 
-std::chrono::microseconds CompletionQueue::watch_for(const std::vector<Item>& batch, size_t index) {
+std::chrono::microseconds CompletionQueue::watch_for(const std::vector<Item>& batch, size_t index) const {
   double bytes = 0;
-  for (size_t i = index; i < batch.size(); ++i) bytes += static_cast<double>(host_transfer_bytes(batch[i].work->operation()));
+  for (size_t i = index; i < batch.size(); ++i) bytes += static_cast<double>(host_transfer_bytes(context_->driver(), batch[i].work->operation()));
   const auto transfer = std::chrono::microseconds(static_cast<int64_t>(bytes / kSlowestBusBytesPerUs));
   return std::min(kEventSpin + transfer, kMaxWatch);
 }

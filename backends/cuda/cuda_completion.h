@@ -97,7 +97,7 @@ class CompletionQueue {
   // first and the wait should cover them too.
   std::optional<cl_int> wait_through(const std::vector<Item>& batch, size_t index, size_t& covered);
   // How long to watch the stream for the items from batch[index] on before sleeping.
-  static std::chrono::microseconds watch_for(const std::vector<Item>& batch, size_t index);
+  std::chrono::microseconds watch_for(const std::vector<Item>& batch, size_t index) const;
   // Records an event on the stream now and waits for it.
   cl_int wait_for_stream();
   // Watches `event` for a while, then sleeps on it.

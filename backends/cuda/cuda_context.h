@@ -13,6 +13,7 @@
 #include "backends/cuda/cuda_driver.h"
 #include "backends/cuda/cuda_host_registry.h"
 #include "backends/cuda/cuda_managed_budget.h"
+#include "backends/cuda/cuda_svm_views.h"
 
 namespace cucl::backend::cuda {
 
@@ -58,6 +59,8 @@ class CudaContext {
   HostRegistry& host_registry() { return *registry_; }
   // The managed memory (SVM) this device may still be asked for.
   ManagedBudget& managed_budget() { return managed_budget_; }
+  // The coarse-grain SVM allocations made as dual views (cuda_svm_view.h).
+  SvmDualViews& svm_views() { return svm_views_; }
   StagingPool& staging() { return *staging_; }
   // The fill kernels, loaded on first use (the context must be current).
   FillKernels& fill_kernels();
@@ -70,6 +73,7 @@ class CudaContext {
   size_t max_pitch_ = 0;
   std::shared_ptr<HostRegistry> registry_;
   ManagedBudget managed_budget_;
+  SvmDualViews svm_views_;
   std::once_flag retained_;
   CUcontext context_ = nullptr;
   std::unique_ptr<StagingPool> staging_;

@@ -25,8 +25,9 @@ std::unique_ptr<Memory> CudaDevice::allocate(size_t size, void* host_ptr, bool a
   return CudaMemory::create(context_, size, host_ptr, alloc_host_ptr);
 }
 
-std::unique_ptr<Memory> CudaDevice::allocate_shared(size_t size, size_t alignment) {
+std::unique_ptr<Memory> CudaDevice::allocate_shared(size_t size, size_t alignment, bool coarse_grain_alone) {
   if (context_->lost() || !description_.svm_capabilities) return nullptr;
+  if (coarse_grain_alone) return CudaMemory::create_coarse_shared(context_, size, alignment);
   return CudaMemory::create_shared(context_, size, alignment);
 }
 

@@ -23,7 +23,7 @@ class CudaDevice final : public Device {
   bool available() const override { return !context_->lost(); }
   std::unique_ptr<Memory> allocate(size_t size, void* host_ptr, bool alloc_host_ptr) override;
   // Managed memory (CudaMemory::create_shared), which the host and the host device reach too.
-  std::unique_ptr<Memory> allocate_shared(size_t size, size_t alignment) override;
+  std::unique_ptr<Memory> allocate_shared(size_t size, size_t alignment, bool coarse_grain_alone) override;
   bool needs_own_shared_memory() const override { return true; }
   std::unique_ptr<Stream> create_stream() override;
   // Another CUDA device whose memory this one reaches and which reaches this one's

@@ -30,7 +30,8 @@ namespace cucl::backend::cuda {
   X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphDestroy) X(cuGraphInstantiateWithFlags)              \
   X(cuGraphExecUpdate) X(cuGraphExecDestroy) X(cuGraphLaunch) X(cuDeviceCanAccessPeer) X(cuCtxEnablePeerAccess) \
   X(cuMemcpyPeerAsync) X(cuGraphExecKernelNodeSetParams) X(cuTexObjectCreate) X(cuTexObjectDestroy)     \
-  X(cuMemAllocManaged) X(cuMemGetInfo)
+  X(cuMemAllocManaged) X(cuMemGetInfo) X(cuMemAddressReserve) X(cuMemAddressFree) X(cuMemCreate)            \
+  X(cuMemRelease) X(cuMemMap) X(cuMemUnmap) X(cuMemSetAccess) X(cuMemGetAllocationGranularity)
 
 // Entry points whose cuda.h signature dates from CUDA 12.3: looked up only from such a driver
 // (an older one would hand out the older signature) and null before; what needs them is then

@@ -97,15 +97,25 @@ struct StreamExecutor {
     return Pending::StreamWork;
   }
 
+  // A dual view maps at its host copy's address (map_pointer), which the copy engines reach
+  // at another.
   Pending operator()(const op::Map& map) const {
     CudaMemory& memory = memory_of(map.src);
     if (!map.needs_read || memory.maps_in_place(map.src.offset, map.mapped)) return Pending::Nothing;
+    if (memory.dual_view()) {
+      copy_to_host_view(context, stream, memory, map.src.offset, map.size);
+      return Pending::StreamWork;
+    }
     return device_to_host(context, stream, map.mapped, memory.device_address(map.src.offset), map.size);
   }
 
   Pending operator()(const op::Unmap& unmap) const {
     CudaMemory& memory = memory_of(unmap.dst);
     if (!unmap.needs_write || memory.maps_in_place(unmap.dst.offset, unmap.mapped)) return Pending::Nothing;
+    if (memory.dual_view()) {
+      copy_from_host_view(context, stream, memory, unmap.dst.offset, unmap.size);
+      return Pending::StreamWork;
+    }
     return host_to_device(context, stream, memory.device_address(unmap.dst.offset), unmap.mapped, unmap.size);
   }
 
@@ -139,12 +149,14 @@ struct StreamWaits {
   }
   bool operator()(const op::Map& map) const {
     CudaMemory& memory = memory_of(map.src);
-    if (!map.needs_read || memory.maps_in_place(map.src.offset, map.mapped)) return false;
+    if (!map.needs_read || memory.maps_in_place(map.src.offset, map.mapped) || memory.dual_view()) return false;
     return device_to_host_waits(context, map.mapped, map.size);
   }
   bool operator()(const op::Unmap& unmap) const {
     CudaMemory& memory = memory_of(unmap.dst);
-    if (!unmap.needs_write || memory.maps_in_place(unmap.dst.offset, unmap.mapped)) return false;
+    if (!unmap.needs_write || memory.maps_in_place(unmap.dst.offset, unmap.mapped) || memory.dual_view()) {
+      return false;
+    }
     return host_to_device_waits(context, unmap.mapped, unmap.size);
   }
   bool operator()(const op::CommandList& list) const {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <system_error>
 
 #include "backends/cuda/cuda_transfer.h"
 
@@ -45,6 +46,29 @@ std::unique_ptr<CudaMemory> CudaMemory::create_shared(std::shared_ptr<CudaContex
   return memory;
 }
 
+std::unique_ptr<CudaMemory> CudaMemory::create_coarse_shared(std::shared_ptr<CudaContext> context, size_t size,
+                                                             size_t alignment) {
+  context->make_current();
+  if (size >= SvmDualView::minimum_size(*context)) {
+    std::shared_ptr<SvmDualView> view;
+    try {
+      view = SvmDualView::create(context, size, alignment);
+    } catch (const CudaError&) {
+      if (context->lost()) throw;
+      // The driver has no virtual memory management here: managed memory serves.
+    } catch (const std::system_error&) {  // the host side could not be placed: likewise
+    }
+    if (view) {
+      const CUdeviceptr address = view->address();
+      std::unique_ptr<CudaMemory> memory(new CudaMemory(context, size, reinterpret_cast<char*>(address)));
+      memory->device_ = address;
+      memory->view_ = std::move(view);
+      return memory;
+    }
+  }
+  return create_shared(std::move(context), size, alignment);
+}
+
 std::unique_ptr<CudaMemory> CudaMemory::create(std::shared_ptr<CudaContext> context, size_t size, void* host_ptr,
                                                bool alloc_host_ptr) {
   context->make_current();
@@ -58,6 +82,15 @@ std::unique_ptr<CudaMemory> CudaMemory::create(std::shared_ptr<CudaContext> cont
     memory->managed_ = true;
     memory->device_ = reinterpret_cast<CUdeviceptr>(host_ptr);
     return memory;
+  }
+  if (host_ptr) {
+    auto [view, offset] = context->svm_views().find(host_ptr);
+    if (view && size <= view->size() - offset) {
+      memory->device_ = view->address() + offset;
+      memory->view_ = std::move(view);
+      memory->view_offset_ = offset;
+      return memory;
+    }
   }
   if (host_ptr && aligned && context->host_registry().acquire(host_ptr, size)) {
     CUdeviceptr mapped = 0;
@@ -94,6 +127,8 @@ CudaMemory::~CudaMemory() {
     }
   } else if (registered_) {
     context_->host_registry().release(host_ptr_, size_);
+  } else if (view_) {
+    view_.reset();  // the last user of a view frees it, the context current
   } else if (device_) {
     driver.cuMemFree(device_);
   }

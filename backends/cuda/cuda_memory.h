@@ -6,6 +6,7 @@
 #include "backends/backend.h"
 #include "backends/cuda/cuda_context.h"
 #include "backends/cuda/cuda_map_regions.h"
+#include "backends/cuda/cuda_svm_view.h"
 
 namespace cucl::backend::cuda {
 
@@ -16,7 +17,8 @@ class CudaMemory final : public Memory {
   // memory that starts with a copy of it and is copied back into it by map commands.
   // `alloc_host_ptr` (CL_MEM_ALLOC_HOST_PTR): maps are expected, so page-locked memory for
   // them is made now (cuda_map_regions.h). Null when the device has no room.
-  // USE_HOST_PTR memory that is already managed memory (an SVM allocation) is used as it is.
+  // USE_HOST_PTR memory that is already managed memory or a dual view (SVM allocations) is
+  // used as it is.
   static std::unique_ptr<CudaMemory> create(std::shared_ptr<CudaContext> context, size_t size, void* host_ptr,
                                             bool alloc_host_ptr);
   // Shared virtual memory: managed memory (cuMemAllocManaged, attached globally), one address
@@ -25,6 +27,11 @@ class CudaMemory final : public Memory {
   // asking for more managed memory than is free can hang the GPU.
   static std::unique_ptr<CudaMemory> create_shared(std::shared_ptr<CudaContext> context, size_t size,
                                                    size_t alignment);
+  // Coarse-grain shared virtual memory that only this GPU's kernels reach: a dual view
+  // (cuda_svm_view.h) where it is at least SvmDualView::minimum_size(), else managed memory
+  // as create_shared() makes it. Null when the GPU has no room.
+  static std::unique_ptr<CudaMemory> create_coarse_shared(std::shared_ptr<CudaContext> context, size_t size,
+                                                          size_t alignment);
   ~CudaMemory() override;
 
   CudaContext& context() const { return *context_; }
@@ -40,6 +47,14 @@ class CudaMemory final : public Memory {
     return (registered_ || managed_) && host_ptr_ + offset == mapped;
   }
   bool managed() const { return managed_; }
+  // Device memory with a host copy at the same address (a dual view): maps and unmaps copy
+  // between the two (view_pieces), and the GPU's address is the host's too.
+  bool dual_view() const { return view_ != nullptr; }
+  // Bytes [offset, offset + bytes) of both copies, in pieces for the copy engines (dual views
+  // only: SvmDualView::pieces).
+  std::vector<SvmDualView::Piece> view_pieces(size_t offset, size_t bytes) const {
+    return view_->pieces(view_offset_ + offset, bytes);
+  }
 
   // For device memory: page-locked memory that the map command fills and the unmap
   // command copies back (cuda_map_regions.h). For USE_HOST_PTR: the application's memory,
@@ -61,6 +76,8 @@ class CudaMemory final : public Memory {
   CUdeviceptr owned_managed_ = 0;  // the managed allocation to free (create_shared), else 0
   size_t owned_managed_bytes_ = 0;  // its size, counted in the context's ManagedBudget
   CUdeviceptr device_ = 0;
+  std::shared_ptr<SvmDualView> view_;  // a dual view this memory is (part of), else null
+  size_t view_offset_ = 0;             // where this memory starts in view_
   std::unique_ptr<MapRegions> map_regions_;  // device memory only
 };
 

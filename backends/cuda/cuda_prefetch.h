@@ -1,5 +1,7 @@
-// Moving the pages of shared virtual memory (managed memory) ahead of their use: SVM map
-// and clEnqueueSVMMigrateMem towards the host, SVM unmap and migrations towards the GPU.
+// Moving shared virtual memory ahead of its use: SVM map and clEnqueueSVMMigrateMem towards
+// the host, SVM unmap and migrations towards the GPU. Managed memory moves its pages (only a
+// matter of speed: both sides reach them); a dual view (cuda_svm_view.h) copies between its
+// device memory and its host copy for maps and unmaps, which its host threads need.
 #pragma once
 
 #include <cuda.h>
@@ -9,10 +11,23 @@
 
 namespace cucl::backend::cuda {
 
-// Enqueues on `stream` a prefetch of each of `migrate`'s shared ranges that is managed
-// memory, to the host or to the context's GPU. False when it enqueued nothing (no such
-// range, or a driver without cuMemPrefetchAsync's CUmemLocation form): the memory is
-// reached where it is, so nothing is lost but speed.
+class CudaMemory;
+
+// Enqueues on `stream` what each of `migrate`'s shared ranges needs: a prefetch of managed
+// memory to the host or to the context's GPU, a copy for a dual view's map or unmap. False
+// when it enqueued nothing (no such range, or a driver without cuMemPrefetchAsync's
+// CUmemLocation form, where managed memory is reached where it is and only speed is lost).
 bool prefetch_shared(CudaContext& context, CUstream stream, const op::Migrate& migrate);
+
+// The bytes that prefetch_shared moves over the bus for `migrate` (how long a waiter watches
+// for its end: cuda_completion.cpp).
+size_t shared_bytes_moved(const CudaDriver& driver, const op::Migrate& migrate);
+
+// The copies of a dual view's map (device to host copy) and unmap (back): `bytes` at byte
+// `offset` of `memory`.
+void copy_to_host_view(CudaContext& context, CUstream stream, const CudaMemory& memory, size_t offset,
+                       size_t bytes);
+void copy_from_host_view(CudaContext& context, CUstream stream, const CudaMemory& memory, size_t offset,
+                         size_t bytes);
 
 }  // namespace cucl::backend::cuda

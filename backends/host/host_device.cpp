@@ -33,7 +33,7 @@ std::unique_ptr<Memory> HostDevice::allocate(size_t size, void* host_ptr, bool /
 
 // The host's own heap: every host thread and the host device's kernels reach it at once,
 // which is fine-grain system SVM.
-std::unique_ptr<Memory> HostDevice::allocate_shared(size_t size, size_t alignment) {
+std::unique_ptr<Memory> HostDevice::allocate_shared(size_t size, size_t alignment, bool /*coarse_grain_alone*/) {
   alignment = std::max(alignment, HostMemory::kAlignment);
   void* data = std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
   if (!data) return nullptr;

@@ -14,7 +14,7 @@ class HostDevice final : public Device {
   HostDevice();
   const DeviceDescription& description() const override { return description_; }
   std::unique_ptr<Memory> allocate(size_t size, void* host_ptr, bool alloc_host_ptr) override;
-  std::unique_ptr<Memory> allocate_shared(size_t size, size_t alignment) override;
+  std::unique_ptr<Memory> allocate_shared(size_t size, size_t alignment, bool coarse_grain_alone) override;
   std::unique_ptr<Stream> create_stream() override;
   uint64_t device_timer_ns() const override;
   CodegenResult generate_code(std::string_view bitcode, const CodegenOptions& options) override;

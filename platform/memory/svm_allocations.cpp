@@ -41,19 +41,19 @@ std::optional<SvmAllocation> SvmAllocations::find(const void* pointer) const {
   return allocation;
 }
 
-void SvmAllocations::note_map(const void* pointer, size_t size) {
+void SvmAllocations::note_map(const void* pointer, MapRecord record) {
   std::unique_lock lock(mutex_);
-  maps_.emplace(pointer, size);
+  maps_.emplace(pointer, record);
 }
 
-size_t SvmAllocations::take_map(const void* pointer) {
+SvmAllocations::MapRecord SvmAllocations::take_map(const void* pointer) {
   std::unique_lock lock(mutex_);
   auto [first, end] = maps_.equal_range(pointer);
-  if (first == end) return 0;
+  if (first == end) return {};
   auto latest = std::prev(end);
-  const size_t size = latest->second;
+  const MapRecord record = latest->second;
   maps_.erase(latest);
-  return size;
+  return record;
 }
 
 }  // namespace cucl

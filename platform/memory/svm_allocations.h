@@ -46,10 +46,14 @@ class SvmAllocations {
   bool free(const void* base);
   // The allocation that holds `pointer`, if any.
   std::optional<SvmAllocation> find(const void* pointer) const;
-  // clEnqueueSVMMap records the bytes it maps at `pointer`; clEnqueueSVMUnmap takes the
-  // latest such record back (0 when there is none).
-  void note_map(const void* pointer, size_t size);
-  size_t take_map(const void* pointer);
+  // clEnqueueSVMMap records the bytes it maps at `pointer` and whether the host may write
+  // them; clEnqueueSVMUnmap takes the latest such record back (size 0 when there is none).
+  struct MapRecord {
+    size_t size = 0;
+    bool host_writes = false;
+  };
+  void note_map(const void* pointer, MapRecord record);
+  MapRecord take_map(const void* pointer);
 
  private:
   struct Entry {
@@ -58,7 +62,7 @@ class SvmAllocations {
   };
   mutable std::shared_mutex mutex_;
   std::map<const char*, Entry> by_base_;
-  std::multimap<const void*, size_t> maps_;
+  std::multimap<const void*, MapRecord> maps_;
 };
 
 }  // namespace cucl

@@ -29,10 +29,11 @@ CommandSpec command(cl_command_type type, backend::Operation operation) {
 
 // Moves the shared `ranges` towards the queue's device or the host (op::Migrate).
 CommandSpec migration(cl_command_type type, std::vector<backend::op::SharedRange> ranges, bool to_host,
-                      bool content_undefined) {
+                      bool content_undefined, backend::op::SharedMove why) {
   backend::op::Migrate migrate{{}, content_undefined};
   migrate.shared = std::move(ranges);
   migrate.to_host = to_host;
+  migrate.why = why;
   return command(type, std::move(migrate));
 }
 
@@ -81,16 +82,17 @@ CommandSpec svm_map(Queue& queue, cl_map_flags flags, void* pointer, size_t size
   check(pointer != nullptr && size != 0, CL_INVALID_VALUE);
   check_map_flags(flags);
   return migration(CL_COMMAND_SVM_MAP, {{svm_location(queue, pointer, size), size}}, /*to_host=*/true,
-                   flags & CL_MAP_WRITE_INVALIDATE_REGION);
+                   flags & CL_MAP_WRITE_INVALIDATE_REGION, backend::op::SharedMove::ForHostAccess);
 }
 
 CommandSpec svm_unmap(Queue& queue, void* pointer) {
   check_svm_queue(queue);
   check(pointer != nullptr, CL_INVALID_VALUE);
-  const size_t size = queue.context().svm().take_map(pointer);
+  const SvmAllocations::MapRecord map = queue.context().svm().take_map(pointer);
   std::vector<backend::op::SharedRange> ranges;
-  if (size) ranges.push_back({svm_location(queue, pointer, size), size});
-  return migration(CL_COMMAND_SVM_UNMAP, std::move(ranges), /*to_host=*/false, false);
+  if (map.size) ranges.push_back({svm_location(queue, pointer, map.size), map.size, map.host_writes});
+  return migration(CL_COMMAND_SVM_UNMAP, std::move(ranges), /*to_host=*/false, false,
+                   backend::op::SharedMove::AfterHostAccess);
 }
 
 CommandSpec svm_migrate(Queue& queue, cl_uint num_svm_pointers, const void** svm_pointers, const size_t* sizes,
@@ -111,7 +113,7 @@ CommandSpec svm_migrate(Queue& queue, cl_uint num_svm_pointers, const void** svm
     }
   }
   return migration(CL_COMMAND_SVM_MIGRATE_MEM, std::move(ranges), flags & CL_MIGRATE_MEM_OBJECT_HOST,
-                   flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED);
+                   flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, backend::op::SharedMove::Hint);
 }
 
 }  // namespace cucl

@@ -27,11 +27,12 @@ CommandSpec svm_memcpy(Queue& queue, void* dst, const void* src, size_t size);
 CommandSpec svm_mem_fill(Queue& queue, void* pointer, const void* pattern, size_t pattern_size, size_t size);
 
 // clEnqueueSVMMap: CL_INVALID_VALUE for NULL, a size of 0 or bad flags. The memory is the
-// host's already; on a GPU the pages of an allocation move towards the host. Once it is
-// submitted, the caller notes the map (SvmAllocations::note_map) for the unmap to find.
+// host's already; on a GPU the pages of managed memory move towards the host, and a dual
+// view's device copy is copied to its host copy (op::SharedMove). Once it is submitted, the
+// caller notes the map (SvmAllocations::note_map) for the unmap to find.
 CommandSpec svm_map(Queue& queue, cl_map_flags flags, void* pointer, size_t size);
 // clEnqueueSVMUnmap: CL_INVALID_VALUE for NULL. What the last map of `pointer` covered moves
-// back towards the GPU.
+// back towards the GPU (copied back only where the map let the host write).
 CommandSpec svm_unmap(Queue& queue, void* pointer);
 
 // clEnqueueSVMMigrateMem: CL_INVALID_VALUE for an empty list, bad flags, or a range that

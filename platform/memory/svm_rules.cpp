@@ -59,7 +59,8 @@ void* allocate(Context& context, cl_svm_mem_flags flags, size_t size, cl_uint al
   if (!provider || !flags_allowed(context, flags) || !size_allowed(context, size)) return nullptr;
   const size_t align = alignment ? alignment : kDefaultAlignment;
   if (!std::has_single_bit(align) || align > backend::kMaxSharedAlignment) return nullptr;
-  std::unique_ptr<backend::Memory> memory = provider->backend().allocate_shared(size, align);
+  const bool coarse_grain_alone = !(flags & CL_MEM_SVM_FINE_GRAIN_BUFFER) && context.devices().size() == 1;
+  std::unique_ptr<backend::Memory> memory = provider->backend().allocate_shared(size, align, coarse_grain_alone);
   if (!memory) return nullptr;
   return context.svm().add(std::move(memory), *provider, size, flags);
 }
