@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <system_error>
 
+#include "base/file_descriptor.h"
+
 namespace cucl::backend::cuda {
 namespace {
 
@@ -41,21 +43,6 @@ bool reserved_inaccessible(CUdeviceptr address, size_t size) {
   std::fclose(maps);
   return reserved;
 }
-
-// A file descriptor closed on scope exit.
-class FileDescriptor {
- public:
-  explicit FileDescriptor(int fd) : fd_(fd) {}
-  ~FileDescriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 }  // namespace
 

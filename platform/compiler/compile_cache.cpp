@@ -12,6 +12,7 @@
 #include <random>
 #include <thread>
 
+#include "base/file_descriptor.h"
 #include "platform/compiler/content_hash.h"
 
 namespace cucl::compiler {
@@ -24,27 +25,6 @@ constexpr std::array<unsigned char, 8> kEntryMagic = {'C', 'U', 'C', 'L', 'C', '
 constexpr uint32_t kEntryVersion = 1;
 constexpr std::size_t kEntryHeaderSize = 8 + 4 + 4 + 8 + kContentDigestBytes;
 constexpr int kTemporaryNameAttempts = 8;
-
-class FileDescriptor {
- public:
-  explicit FileDescriptor(int fd) : fd_(fd) {}
-  ~FileDescriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  int get() const { return fd_; }
-  bool valid() const { return fd_ >= 0; }
-  // Closes now and reports whether the close succeeded (a failed close can mean lost data).
-  bool close() {
-    const int fd = fd_;
-    fd_ = -1;
-    return ::close(fd) == 0;
-  }
-
- private:
-  int fd_;
-};
 
 bool read_fully(int fd, char* data, std::size_t size) {
   while (size > 0) {
