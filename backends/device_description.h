@@ -36,6 +36,9 @@ struct ImageLimits {
   cl_uint max_samplers = 0;
   cl_uint image_pitch_alignment = 0;         // pixels; 0 without 2D images from buffers
   cl_uint image_base_address_alignment = 0;  // pixels; 0 without 2D images from buffers
+  // Bytes: the row pitch at which the device's texture units read a 2D image (0: any). 2D
+  // images made without memory behind them get rows padded to it.
+  size_t texture_row_alignment = 0;
 };
 
 // Pipe limits; all zero while pipe_support is false.

@@ -1,7 +1,9 @@
 // Shared virtual memory on GPUs (managed memory) and in a context of the host device and a
 // GPU: one allocation used by kernels of both, the card's memory limit, buffers on SVM
 // pointers. test_svm*.cpp run the per-device tests on GPUs too.
+#include <cstring>
 #include <deque>
+#include <string>
 
 #include "svm_test_helpers.h"
 #include "test_cuda_helpers.h"
@@ -77,7 +79,23 @@ TEST_F(CudaSvm, ABufferOnAnSvmPointerIsTheSameMemoryOnTheGpu) {
   clReleaseMemObject(buffer);
 }
 
-class MixedSvm : public cuda_test::MixedContextTest {};
+class MixedSvm : public cuda_test::MixedContextTest {
+ protected:
+  // `name` of `source`, built for each device of the context (index 0 the host device).
+  std::array<cl_kernel, 2> kernels_for_each_device(const std::string& source, const char* name) {
+    std::array<cl_kernel, 2> kernels{};
+    for (size_t d = 0; d < 2; ++d) {
+      cl_int status = CL_SUCCESS;
+      const char* text = source.c_str();
+      cl_program program = clCreateProgramWithSource(context, 1, &text, nullptr, &status);
+      EXPECT_EQ(clBuildProgram(program, 1, &devices[d], "-cl-std=CL3.0", nullptr, nullptr), CL_SUCCESS);
+      kernels[d] = clCreateKernel(program, name, &status);
+      EXPECT_EQ(status, CL_SUCCESS);
+      clReleaseProgram(program);
+    }
+    return kernels;
+  }
+};
 
 // The context offers what both devices have: fine grain only where the GPU has it too.
 TEST_F(MixedSvm, FineGrainOnlyWhereTheGpuHasIt) {
@@ -96,17 +114,9 @@ TEST_F(MixedSvm, BothDevicesUseOneAllocationInTurn) {
   const size_t n = 1 << 16;
   SvmPointer svm(context, CL_MEM_READ_WRITE, n * sizeof(cl_int));
   ASSERT_NE(svm.get(), nullptr);
-  const std::string source = "kernel void add(global int* data, int amount) { data[get_global_id(0)] += amount; }";
-  std::array<cl_kernel, 2> kernels{};
-  for (size_t d = 0; d < 2; ++d) {
-    cl_int status = CL_SUCCESS;
-    const char* text = source.c_str();
-    cl_program program = clCreateProgramWithSource(context, 1, &text, nullptr, &status);
-    ASSERT_EQ(clBuildProgram(program, 1, &devices[d], "", nullptr, nullptr), CL_SUCCESS);
-    kernels[d] = clCreateKernel(program, "add", &status);
-    ASSERT_EQ(status, CL_SUCCESS);
-    clReleaseProgram(program);
-  }
+  const std::array<cl_kernel, 2> kernels = kernels_for_each_device(
+      "kernel void add(global int* data, int amount) { data[get_global_id(0)] += amount; }", "add");
+  ASSERT_TRUE(kernels[0] && kernels[1]);
   const cl_int zero = 0;
   ASSERT_EQ(clEnqueueSVMMemFill(host_queue(), svm.get(), &zero, 4, n * 4, 0, nullptr, nullptr), CL_SUCCESS);
   cl_event previous = nullptr;
@@ -128,6 +138,50 @@ TEST_F(MixedSvm, BothDevicesUseOneAllocationInTurn) {
   for (size_t i = 0; i < n; ++i) ASSERT_EQ(svm.as<cl_int>()[i], 111) << "at " << i;
   ASSERT_EQ(clEnqueueSVMUnmap(host_queue(), svm.get(), 0, nullptr, nullptr), CL_SUCCESS);
   ASSERT_EQ(clFinish(host_queue()), CL_SUCCESS);
+  for (cl_kernel kernel : kernels) clReleaseKernel(kernel);
+}
+
+// Fine grain with atomics: a kernel on each device adds to one counter while the other runs.
+// Each work-item first says it runs and waits (boundedly) for the other device's first one, and
+// counts whether it saw it, so the test shows that the two kernels overlapped.
+TEST_F(MixedSvm, KernelsOfBothDevicesAddToOneCounterAtOnce) {
+  const cl_svm_mem_flags flags = CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS;
+  SvmPointer shared(context, flags, 8 * sizeof(cl_int));
+  if (!shared.get()) GTEST_SKIP() << "the context has no SVM atomics";
+  cl_int* words = shared.as<cl_int>();  // [0, 1]: started per device, [2, 3]: saw the other, [4]: counter
+  std::memset(words, 0, 8 * sizeof(cl_int));
+  const std::array<cl_kernel, 2> kernels = kernels_for_each_device(R"(
+      kernel void add(global atomic_int* words, int me, int patience, int adds) {
+        atomic_fetch_add_explicit(&words[me], 1, memory_order_release, memory_scope_all_svm_devices);
+        for (int i = 0; i < patience; ++i) {
+          if (atomic_load_explicit(&words[1 - me], memory_order_acquire, memory_scope_all_svm_devices)) {
+            atomic_fetch_add_explicit(&words[2 + me], 1, memory_order_relaxed, memory_scope_all_svm_devices);
+            break;
+          }
+        }
+        for (int k = 0; k < adds; ++k)
+          atomic_fetch_add_explicit(&words[4], 1, memory_order_relaxed, memory_scope_all_svm_devices);
+      })", "add");
+  ASSERT_TRUE(kernels[0] && kernels[1]);
+  const size_t items = 64;
+  const cl_int adds = 1000, patience[] = {cl_int{1} << 30, cl_int{1} << 22};
+  for (cl_int d = 0; d < 2; ++d) {
+    ASSERT_EQ(clSetKernelArgSVMPointer(kernels[d], 0, words), CL_SUCCESS);
+    ASSERT_EQ(clSetKernelArg(kernels[d], 1, sizeof d, &d), CL_SUCCESS);
+    ASSERT_EQ(clSetKernelArg(kernels[d], 2, sizeof(cl_int), &patience[d]), CL_SUCCESS);
+    ASSERT_EQ(clSetKernelArg(kernels[d], 3, sizeof adds, &adds), CL_SUCCESS);
+  }
+  for (size_t d : {1, 0}) {
+    ASSERT_EQ(clEnqueueNDRangeKernel(queues[d], kernels[d], 1, nullptr, &items, nullptr, 0, nullptr, nullptr),
+              CL_SUCCESS);
+    ASSERT_EQ(clFlush(queues[d]), CL_SUCCESS);
+  }
+  for (cl_command_queue queue : queues) ASSERT_EQ(clFinish(queue), CL_SUCCESS);
+  EXPECT_EQ(words[0], static_cast<cl_int>(items));
+  EXPECT_EQ(words[1], static_cast<cl_int>(items));
+  EXPECT_GT(words[2], 0) << "no host-device work-item saw the GPU's kernel run";
+  EXPECT_GT(words[3], 0) << "no GPU work-item saw the host device's kernel run";
+  EXPECT_EQ(words[4], static_cast<cl_int>(2 * items * adds));
   for (cl_kernel kernel : kernels) clReleaseKernel(kernel);
 }
 

@@ -126,6 +126,8 @@ void describe_cuda_images(DeviceDescription& d, const Attributes& attribute) {
   const int linear = attribute(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH);
   if (linear > 0) limits.image_max_buffer_size = std::min(limits.image_max_buffer_size, static_cast<size_t>(linear));
   limits.image_max_buffer_size = std::max<size_t>(limits.image_max_buffer_size, 65536);
+  const int texture_pitch = attribute(CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT);
+  if (texture_pitch > 0) limits.texture_row_alignment = static_cast<size_t>(texture_pitch);
 }
 
 }  // namespace

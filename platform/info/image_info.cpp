@@ -12,7 +12,7 @@ void image_info(Image& image, cl_image_info param, InfoWriter& out) {
   switch (param) {
     case CL_IMAGE_FORMAT: return out.scalar(g.format);
     case CL_IMAGE_ELEMENT_SIZE: return out.scalar(g.pixel_size);
-    case CL_IMAGE_ROW_PITCH: return out.scalar(g.row_pitch);
+    case CL_IMAGE_ROW_PITCH: return out.scalar(g.reported_row_pitch());
     case CL_IMAGE_SLICE_PITCH: return out.scalar(layered ? g.slice_pitch : size_t{0});
     case CL_IMAGE_WIDTH: return out.scalar(g.width);
     case CL_IMAGE_HEIGHT: return out.scalar(has_height ? g.height : size_t{0});

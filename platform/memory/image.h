@@ -24,6 +24,10 @@ struct ImageGeometry {
   size_t width = 1, height = 1, depth = 1;  // 1 where the type has no such dimension
   size_t array_size = 1;                    // 1 except for arrays
   size_t row_pitch = 0;                     // bytes
+  // Rows padded beyond the packed width for a device's texture units (texture_row_alignment):
+  // the API still reports the packed pitch (reported_row_pitch), as for any image made without
+  // host memory.
+  bool rows_padded = false;
   size_t slice_pitch = 0;                   // bytes between 3D slices and array layers (1D arrays too)
 
   bool is_array() const { return type == CL_MEM_OBJECT_IMAGE1D_ARRAY || type == CL_MEM_OBJECT_IMAGE2D_ARRAY; }
@@ -36,6 +40,7 @@ struct ImageGeometry {
   // second coordinate is its layer.
   std::array<size_t, 2> strides() const;
   size_t bytes() const;  // the storage it needs
+  size_t reported_row_pitch() const { return rows_padded ? width * pixel_size : row_pitch; }
 };
 
 class Image final : public MemObject {
