@@ -1,10 +1,13 @@
-// Helpers shared by the image test programs (test_image*.cpp): a device with images, image
-// descriptors, and images released at scope exit.
+// Helpers shared by the image test programs (test_image*.cpp, test_cuda_image*.cpp): a device
+// with images, image descriptors, images and samplers released at scope exit, and sampled reads
+// at a list of coordinates.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "buffer_test_helpers.h"
+#include "support/kernel_support.h"
 
 namespace image_test {
 
@@ -57,6 +60,53 @@ inline cl_int image_error(cl_context context, cl_mem_flags flags, const cl_image
                           const cl_image_desc* desc, void* host_ptr = nullptr) {
   return cucl_test::create_error(
       [&](cl_int* status) { return clCreateImage(context, flags, format, desc, host_ptr, status); });
+}
+
+// A sampler, released at scope exit.
+class Sampler {
+ public:
+  Sampler(cl_context context, cl_bool normalized, cl_addressing_mode addressing, cl_filter_mode filter) {
+    cl_int status = CL_OUT_OF_RESOURCES;
+    sampler_ = clCreateSampler(context, normalized, addressing, filter, &status);
+    EXPECT_EQ(status, CL_SUCCESS);
+  }
+  ~Sampler() {
+    if (sampler_) clReleaseSampler(sampler_);
+  }
+  Sampler(const Sampler&) = delete;
+  Sampler& operator=(const Sampler&) = delete;
+  cl_sampler get() const { return sampler_; }
+
+ private:
+  cl_sampler sampler_ = nullptr;
+};
+
+// Kernels that read a 2D image through a sampler at each coordinate of a list (sample_at).
+inline const std::string kSampleAtCoordinatesSource = R"(
+    kernel void sample_f(read_only image2d_t image, sampler_t s, global const float2* coords, global float4* out) {
+      size_t i = get_global_id(0);
+      out[i] = read_imagef(image, s, coords[i]);
+    }
+    kernel void sample_ui(read_only image2d_t image, sampler_t s, global const float2* coords, global uint4* out) {
+      size_t i = get_global_id(0);
+      out[i] = read_imageui(image, s, coords[i]);
+    }
+    kernel void sample_i(read_only image2d_t image, sampler_t s, global const float2* coords, global int4* out) {
+      size_t i = get_global_id(0);
+      out[i] = read_imagei(image, s, coords[i]);
+    })";
+
+// What `kernel` (one of kSampleAtCoordinatesSource's) reads from `image` at each (s, t) of
+// `coords` through `sampler`: 4 values each.
+template <class T>
+std::vector<T> sample_at(cl_context context, cl_command_queue queue, cl_kernel kernel, cl_mem image,
+                         cl_sampler sampler, const std::vector<float>& coords) {
+  const size_t n = coords.size() / 2;
+  cucl_test::DeviceBuffer coord_buffer(context, coords.size() * sizeof(float), coords.data());
+  cucl_test::DeviceBuffer out(context, n * 4 * sizeof(T));
+  cucl_test::set_args(kernel, image, sampler, coord_buffer.get(), out.get());
+  cucl_test::run_1d(queue, kernel, n);
+  return cucl_test::read_buffer<T>(queue, out.get(), n * 4);
 }
 
 }  // namespace image_test

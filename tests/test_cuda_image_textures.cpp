@@ -26,19 +26,7 @@ class TextureSetting {
   TextureSetting& operator=(const TextureSetting&) = delete;
 };
 
-const char* kSource = R"(
-    kernel void sample_f(read_only image2d_t image, sampler_t s, global const float2* coords, global float4* out) {
-      size_t i = get_global_id(0);
-      out[i] = read_imagef(image, s, coords[i]);
-    }
-    kernel void sample_ui(read_only image2d_t image, sampler_t s, global const float2* coords, global uint4* out) {
-      size_t i = get_global_id(0);
-      out[i] = read_imageui(image, s, coords[i]);
-    }
-    kernel void sample_i(read_only image2d_t image, sampler_t s, global const float2* coords, global int4* out) {
-      size_t i = get_global_id(0);
-      out[i] = read_imagei(image, s, coords[i]);
-    }
+const char* kSampleTwoSource = R"(
     kernel void sample_two(read_only image2d_t a, read_only image2d_t b, sampler_t s, float2 at, global float4* out) {
       out[0] = read_imagef(a, s, at);
       out[1] = read_imagef(b, s, at);
@@ -52,27 +40,15 @@ class CudaImageTextures : public GpuTest {
     GpuTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
     if (!supports_images(gpu)) GTEST_SKIP() << "the GPU reports no images";
-    program = std::make_unique<BuiltProgram>(*env, kSource);
+    program = std::make_unique<BuiltProgram>(*env, kSampleAtCoordinatesSource + kSampleTwoSource);
     ASSERT_TRUE(*program);
-  }
-  cl_sampler sampler(cl_bool normalized, cl_addressing_mode addressing, cl_filter_mode filter) {
-    cl_int status = CL_OUT_OF_RESOURCES;
-    cl_sampler made = clCreateSampler(context(), normalized, addressing, filter, &status);
-    EXPECT_EQ(status, CL_SUCCESS);
-    return made;
   }
   // What `kernel` reads from `image` at each (s, t) of `coords` through `s`, 4 values each.
   template <class T>
-  std::vector<T> sample(const char* kernel_name, cl_mem image, cl_sampler s, const std::vector<float>& coords) {
-    const size_t n = coords.size() / 2;
-    DeviceBuffer coord_buffer(context(), coords.size() * sizeof(float), coords.data());
-    DeviceBuffer out(context(), n * 4 * sizeof(T));
-    cl_kernel kernel = program->kernel(kernel_name);
-    set_args(kernel, image, s, coord_buffer.get(), out.get());
-    run_1d(queue(), kernel, n);
-    return read_buffer<T>(queue(), out.get(), n * 4);
+  std::vector<T> sample(const char* kernel_name, cl_mem image, const Sampler& s, const std::vector<float>& coords) {
+    return sample_at<T>(context(), queue(), program->kernel(kernel_name), image, s.get(), coords);
   }
-  std::vector<float> sample_f(cl_mem image, cl_sampler s, const std::vector<float>& coords) {
+  std::vector<float> sample_f(cl_mem image, const Sampler& s, const std::vector<float>& coords) {
     return sample<float>("sample_f", image, s, coords);
   }
   // A 2-pixel-wide float image whose rows go from 0 to 1: the linear filter's value between
@@ -95,51 +71,47 @@ constexpr float kExactWeight = 0.3f + 1.0f / 1024;
 
 TEST_F(CudaImageTextures, LinearReadsOfATextureImageTakeTheTextureUnitsWeights) {
   Mem image = ramp(kWidth);  // 1 KiB rows, on a fresh allocation
-  cl_sampler linear = sampler(CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR);
+  Sampler linear(context(), CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR);
   const std::vector<float> got = sample_f(image.get(), linear, {kBetweenCentres, 3.5f});
   const float quantized = std::round(kExactWeight * 256) / 256;
   EXPECT_NEAR(got[0], quantized, 1e-6f) << "not the texture unit's 8-bit weight (exact: " << kExactWeight << ")";
-  clReleaseSampler(linear);
 }
 
 TEST_F(CudaImageTextures, TexturesOffSampleInSoftwareWithExactWeights) {
   TextureSetting off("0");
   Mem image = ramp(kWidth);
-  cl_sampler linear = sampler(CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR);
+  Sampler linear(context(), CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR);
   const std::vector<float> got = sample_f(image.get(), linear, {kBetweenCentres, 3.5f});
   EXPECT_NEAR(got[0], kExactWeight, 1e-6f);
-  clReleaseSampler(linear);
 }
 
 TEST_F(CudaImageTextures, ImagesATextureCannotHoldSampleInSoftware) {
   Mem odd = ramp(5);  // 80-byte rows: not a texture pitch
-  cl_sampler linear = sampler(CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR);
+  Sampler linear(context(), CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR);
   EXPECT_NEAR(sample_f(odd.get(), linear, {kBetweenCentres, 3.5f})[0], kExactWeight, 1e-6f);
-  clReleaseSampler(linear);
 }
 
 // CLK_ADDRESS_CLAMP with unnormalized coordinates is CUDA's border mode: the texture unit
 // filters (8-bit weights) and gives the border of CL_RGBA, transparent black.
 TEST_F(CudaImageTextures, UnnormalizedClampTakesTheTextureUnitsBorder) {
   Mem image = ramp(kWidth);
-  cl_sampler border = sampler(CL_FALSE, CL_ADDRESS_CLAMP, CL_FILTER_LINEAR);
+  Sampler border(context(), CL_FALSE, CL_ADDRESS_CLAMP, CL_FILTER_LINEAR);
   const std::vector<float> got = sample_f(image.get(), border, {kBetweenCentres, 3.5f, -0.25f, 3.5f});
   EXPECT_NEAR(got[0], std::round(kExactWeight * 256) / 256, 1e-6f);
   EXPECT_NEAR(got[4], 0.0f, 1e-6f) << "the border of CL_RGBA is transparent black";
-  clReleaseSampler(border);
 }
 
 // A launch takes the kernel's textured code (no software sampler) only where every image it
 // samples has textures: with one image in software, both images read right.
 TEST_F(CudaImageTextures, AKernelSamplingOneSoftwareImageReadsBothRight) {
   Mem texture = ramp(kWidth), software = ramp(5);  // 80-byte rows: not a texture pitch
-  cl_sampler linear = sampler(CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR);
+  Sampler linear(context(), CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR);
   const float quantized = std::round(kExactWeight * 256) / 256;
   auto sample_two = [&](cl_mem a, cl_mem b) {
     DeviceBuffer out(context(), 2 * 4 * sizeof(float));
     cl_kernel kernel = program->kernel("sample_two");
     const cl_float2 at = {{kBetweenCentres, 3.5f}};
-    set_args(kernel, a, b, linear, at, out.get());
+    set_args(kernel, a, b, linear.get(), at, out.get());
     run_1d(queue(), kernel, 1);
     return read_buffer<float>(queue(), out.get(), 8);
   };
@@ -152,7 +124,6 @@ TEST_F(CudaImageTextures, AKernelSamplingOneSoftwareImageReadsBothRight) {
   got = sample_two(texture.get(), texture.get());  // the textured code
   EXPECT_NEAR(got[0], quantized, 1e-6f);
   EXPECT_NEAR(got[4], quantized, 1e-6f);
-  clReleaseSampler(linear);
 }
 
 // Every sampler state on an RGBA8 texture image: the nearest pixel exactly (coordinates kept
@@ -186,9 +157,8 @@ TEST_F(CudaImageTextures, EverySamplerStateReadsWhatTheSpecificationSays) {
           pixel_coords.insert(pixel_coords.end(), {u, v});
           coords.insert(coords.end(), {normalized ? u / kWidth : u, normalized ? v / kHeight : v});
         }
-        cl_sampler s = sampler(normalized, addressing, filter);
+        Sampler s(context(), normalized, addressing, filter);
         const std::vector<float> got = sample_f(image.get(), s, coords);
-        clReleaseSampler(s);
         auto index = [&](float u, int size) -> int {  // one axis, on pixel coordinates
           int i = static_cast<int>(std::floor(u));
           if (repeat) i = ((i % size) + size) % size;
@@ -230,7 +200,7 @@ TEST_F(CudaImageTextures, IntegerFormatsReadTheirValuesThroughTextures) {
   for (int k = -3; k < 70; k += 5) {
     coords.insert(coords.end(), {k + 0.6f, (k & 15) + 0.4f});
   }
-  cl_sampler nearest = sampler(CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST);
+  Sampler nearest(context(), CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST);
   auto expected = [&](size_t k, int c, int bits, bool is_signed) -> int64_t {
     const int x = std::clamp(static_cast<int>(std::floor(coords[2 * k])), 0, static_cast<int>(kWidth) - 1);
     const int y = static_cast<int>(std::floor(coords[2 * k + 1]));
@@ -261,18 +231,16 @@ TEST_F(CudaImageTextures, IntegerFormatsReadTheirValuesThroughTextures) {
       }
     }
   }
-  clReleaseSampler(nearest);
 }
 
 // Each image's textures go with it: many images made, sampled and released in turn.
 TEST_F(CudaImageTextures, ReleasedImagesGiveTheirTexturesBack) {
-  cl_sampler linear = sampler(CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR);
+  Sampler linear(context(), CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR);
   for (int i = 0; i < 300; ++i) {
     Mem image = ramp(kWidth);
     const std::vector<float> got = sample_f(image.get(), linear, {kBetweenCentres, 3.5f});
     ASSERT_NEAR(got[0], std::round(kExactWeight * 256) / 256, 1e-6f) << "image " << i;
   }
-  clReleaseSampler(linear);
 }
 
 }  // namespace

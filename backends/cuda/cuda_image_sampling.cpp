@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "backends/cuda/cuda_memory.h"
+#include "backends/cuda/cuda_texture_formats.h"
 
 namespace cucl::backend::cuda {
 namespace {
@@ -12,32 +13,6 @@ constexpr unsigned kAddressNone = CUCL_SAMPLER_ADDRESS_BITS(CL_ADDRESS_NONE),
                    kClamp = CUCL_SAMPLER_ADDRESS_BITS(CL_ADDRESS_CLAMP),
                    kRepeat = CUCL_SAMPLER_ADDRESS_BITS(CL_ADDRESS_REPEAT),
                    kMirroredRepeat = CUCL_SAMPLER_ADDRESS_BITS(CL_ADDRESS_MIRRORED_REPEAT);
-
-// How the texture unit reads a CL_RGBA format: the channels in OpenCL's order, converted as
-// read_imagef/i/ui do (normalized integers promoted to [0, 1] unless read as integers).
-struct TextureFormat {
-  CUarray_format format;
-  bool read_as_integer;  // read_imagei/ui formats: no promotion, no linear filter
-};
-
-std::optional<TextureFormat> texture_format(const cl_image_format& format) {
-  // Other orders put channels where CUDA does not (BGRA, ARGB, A, luminance, intensity, the
-  // padded and sRGB ones), or leave channels CUDA fills otherwise than OpenCL (R, RG).
-  if (format.image_channel_order != CL_RGBA) return std::nullopt;
-  switch (format.image_channel_data_type) {
-    case CL_UNORM_INT8: return TextureFormat{CU_AD_FORMAT_UNSIGNED_INT8, false};
-    case CL_UNORM_INT16: return TextureFormat{CU_AD_FORMAT_UNSIGNED_INT16, false};
-    case CL_FLOAT: return TextureFormat{CU_AD_FORMAT_FLOAT, false};
-    case CL_HALF_FLOAT: return TextureFormat{CU_AD_FORMAT_HALF, false};
-    case CL_SIGNED_INT8: return TextureFormat{CU_AD_FORMAT_SIGNED_INT8, true};
-    case CL_SIGNED_INT16: return TextureFormat{CU_AD_FORMAT_SIGNED_INT16, true};
-    case CL_SIGNED_INT32: return TextureFormat{CU_AD_FORMAT_SIGNED_INT32, true};
-    case CL_UNSIGNED_INT8: return TextureFormat{CU_AD_FORMAT_UNSIGNED_INT8, true};
-    case CL_UNSIGNED_INT16: return TextureFormat{CU_AD_FORMAT_UNSIGNED_INT16, true};
-    case CL_UNSIGNED_INT32: return TextureFormat{CU_AD_FORMAT_UNSIGNED_INT32, true};
-    default: return std::nullopt;  // SNORM rounding, packed and 24-bit formats: software
-  }
-}
 
 // The CUDA addressing mode of a CLK_ADDRESS_* value. CUDA takes WRAP and MIRROR only with
 // normalized coordinates, as OpenCL defines REPEAT and MIRRORED_REPEAT only with them.
@@ -112,8 +87,11 @@ class TextureSampling final : public ImageSampling {
     CUDA_TEXTURE_DESC texture{};
     texture.addressMode[0] = texture.addressMode[1] = texture.addressMode[2] = *mode;
     texture.filterMode = linear ? CU_TR_FILTER_MODE_LINEAR : CU_TR_FILTER_MODE_POINT;
-    texture.flags = (normalized ? CU_TRSF_NORMALIZED_COORDINATES : 0u) | (format.read_as_integer ? CU_TRSF_READ_AS_INTEGER : 0u);
-    // The border of kClamp: (0, 0, 0, 0) for CL_RGBA, the zeroed default.
+    texture.flags = (normalized ? CU_TRSF_NORMALIZED_COORDINATES : 0u) |
+                    (format.read_as_integer ? CU_TRSF_READ_AS_INTEGER : 0u) | (format.srgb ? CU_TRSF_SRGB : 0u);
+    // kClamp's border: the zeroed default, (0, 0, 0, 0) in memory's channels, which the
+    // builtins' placement turns into every order's border colour (see READ_THROUGH_TEXTURE in
+    // libclc-builtins/src/image_sample.cl).
     CUtexObject object = 0;
     if (context_->driver().cuTexObjectCreate(&object, &resource, &texture, nullptr) != CUDA_SUCCESS) return false;
     handles[CUCL_IMAGE_TEXTURE_SLOT(bits)] = object;
@@ -140,7 +118,7 @@ std::unique_ptr<ImageSampling> sample_image_with_textures(std::shared_ptr<CudaCo
   resource.resType = CU_RESOURCE_TYPE_PITCH2D;
   resource.res.pitch2D.devPtr = address;
   resource.res.pitch2D.format = format->format;
-  resource.res.pitch2D.numChannels = 4;
+  resource.res.pitch2D.numChannels = format->channels;
   resource.res.pitch2D.width = image.width;
   resource.res.pitch2D.height = image.height;
   resource.res.pitch2D.pitchInBytes = image.row_pitch;

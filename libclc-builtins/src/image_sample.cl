@@ -138,17 +138,32 @@ static float4 linear_filter(image_descriptor image, image_format format, linear_
 // each slot, so that the software sampler, and the registers it needs, leave that variant.
 bool __cucl_images_textured(void);
 
-#define DEFINE_TEXTURE_READ(T, PTX_TYPE, CONSTRAINT)                                                 \
-  static T##4 texture_read_##T(ulong texture, float x, float y) {                                  \
+// A texture holds an image's channels as they lie in memory (backends/cuda/
+// cuda_texture_formats.h), which take OpenCL's places here as on every other read; a channel
+// the image lacks is 0 or 1 (1.0f for read_imagef), never what the texture unit puts there.
+// Placing channels commutes with the linear filter, whose weights sum to 1, and CUDA's border
+// is 0 in every channel, so clamping to the border gives OpenCL's border colour, (0, 0, 0, 0)
+// for the orders with alpha and (0, 0, 0, 1) for R, RG and LUMINANCE (the environment spec's
+// CL_ADDRESS_CLAMP rule), filtered or not. CL_RGBA, the common order, skips the placement
+// with one compare: the empty asm keeps the optimizer from folding that compare into the
+// placement's switch, whose search tree would test CL_RGBA (its default) last.
+static inline uint4 texture_channels_to_rgba(int order, uint4 t, uint one) {
+  if (order == CLK_RGBA) return t;
+  __asm__("" : "+r"(order));
+  return channels_to_rgba(order, t, one);
+}
+
+#define DEFINE_TEXTURE_READ(T, PTX_TYPE, CONSTRAINT, ONE)                                            \
+  static T##4 texture_read_##T(image_descriptor image, ulong texture, float x, float y) {          \
     T r, g, b, a;                                                                                  \
     __asm__("tex.2d.v4." PTX_TYPE ".f32 {%0, %1, %2, %3}, [%4, {%5, %6}];"                          \
             : "=" CONSTRAINT(r), "=" CONSTRAINT(g), "=" CONSTRAINT(b), "=" CONSTRAINT(a)            \
             : "l"(texture), "f"(x), "f"(y));                                                       \
-    return (T##4)(r, g, b, a);                                                                     \
+    return as_##T##4(texture_channels_to_rgba(image->channel_order, as_uint4((T##4)(r, g, b, a)), ONE)); \
   }
-DEFINE_TEXTURE_READ(float, "f32", "f")
-DEFINE_TEXTURE_READ(int, "s32", "r")
-DEFINE_TEXTURE_READ(uint, "u32", "r")
+DEFINE_TEXTURE_READ(float, "f32", "f", as_uint(1.0f))
+DEFINE_TEXTURE_READ(int, "s32", "r", 1)
+DEFINE_TEXTURE_READ(uint, "u32", "r", 1)
 
 // Returns from the calling sampled read of a 2D image where a texture serves it: the texture
 // object the descriptor holds for this sampler state (cucl_image.h), or 0. The GPU's texture
@@ -159,7 +174,7 @@ DEFINE_TEXTURE_READ(uint, "u32", "r")
     if ((kind) == IMAGE_2D) {                                                               \
       const ulong texture = (image)->textures[CUCL_IMAGE_TEXTURE_SLOT(sampler)];            \
       if (texture || __cucl_images_textured())                                              \
-        return texture_read_##T(texture, (coord).x, (coord).y);                             \
+        return texture_read_##T(image, texture, (coord).x, (coord).y);                      \
     }                                                                                       \
   } while (0)
 #else

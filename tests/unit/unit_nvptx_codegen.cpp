@@ -558,6 +558,27 @@ kernel void plain(global int* g) { g[get_global_id(0)] = 1; })");
   EXPECT_TRUE(ptxas_accepts(program.ptx));
 }
 
+// A textured read places the texture's channels (as they lie in memory) as the image's order
+// says; CL_RGBA, already in OpenCL's order, skips the placement after one compare.
+TEST(NvptxCodegen, TexturedReadsOfRgbaImagesSkipTheChannelPlacementAfterOneCompare) {
+  const CodegenResult result = compile(R"(
+kernel void gather(read_only image2d_t src, sampler_t s, global const float2* at, global uint4* out) {
+  const int i = get_global_id(0);
+  out[i] = read_imageui(src, s, at[i]);
+})");
+  ASSERT_TRUE(result.ok) << result.log;
+  const std::string textured = entry_text(decoded(result).ptx, std::string("gather") + kTexturedEntrySuffix);
+  const size_t read = textured.find("tex.2d");
+  ASSERT_NE(read, std::string::npos) << textured;
+  const size_t compare = textured.find("setp.", read);
+  ASSERT_NE(compare, std::string::npos) << textured;
+  const std::string line = textured.substr(compare, textured.find('\n', compare) - compare);
+  EXPECT_EQ(line.rfind("setp.eq.", 0), 0u) << line;
+  EXPECT_NE(line.find(", " + std::to_string(CL_RGBA) + ";"), std::string::npos) << line << "\n" << textured;
+  SKIP_WITHOUT_PTXAS();
+  EXPECT_TRUE(ptxas_accepts(decoded(result).ptx));
+}
+
 // memory_scope_all_svm_devices (and memory_scope_all_devices, the same scope) atomics are
 // PTX's system-scope atom.sys, which host threads see on managed memory while the kernel
 // runs; every other scope keeps the device-scope atom, without .sys.
@@ -637,3 +658,4 @@ kernel void floats(volatile global atomic_float* f, volatile global atomic_doubl
   SKIP_WITHOUT_PTXAS();
   EXPECT_TRUE(ptxas_accepts(ptx));
 }
+
