@@ -2,6 +2,7 @@
 // which its texture units read (ImageLimits::texture_row_alignment), unseen by the API:
 // CL_IMAGE_ROW_PITCH reports the packed pitch, as the specification asks of such images, and
 // transfers, maps and kernels see every pixel where it belongs.
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -82,6 +83,52 @@ TEST_F(CudaImagePitch, RowsArePaddedForTexturesWhereTheApiSeesPackedRows) {
                                nullptr),
             CL_SUCCESS);
   EXPECT_TRUE(through_view == pixels);
+}
+
+// CL_MEM_COPY_HOST_PTR images get padded rows too: the application's rows, at the pitch it
+// gives (reported as given) or packed, land in them.
+TEST_F(CudaImagePitch, CopiedHostRowsLandInPaddedRows) {
+  const size_t width = 1001, height = 19, packed = width * 4;
+  const cl_image_format format{CL_RGBA, CL_UNSIGNED_INT8};
+  BuiltProgram program(*env, R"(
+      kernel void fetch(read_only image2d_t image, global uint4* out) {
+        const sampler_t s = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+        int x = get_global_id(0), y = get_global_id(1);
+        out[y * get_image_width(image) + x] = read_imageui(image, s, (int2)(x, y));
+      })");
+  cl_kernel kernel = program.kernel("fetch");
+  ASSERT_NE(kernel, nullptr);
+  for (size_t given : {size_t{0}, size_t{4020}}) {
+    const size_t host_pitch = given ? given : packed;
+    std::vector<uint8_t> host(host_pitch * height, 0xee);
+    for (size_t y = 0; y < height; ++y) {
+      for (size_t i = 0; i < packed; ++i) host[y * host_pitch + i] = static_cast<uint8_t>(i * 3 + y * 11);
+    }
+    cl_image_desc desc = image_desc(CL_MEM_OBJECT_IMAGE2D, width, height);
+    desc.image_row_pitch = given;
+    Mem image = make_image(context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, format, desc, host.data());
+    size_t reported = 0;
+    ASSERT_EQ(clGetImageInfo(image.get(), CL_IMAGE_ROW_PITCH, sizeof reported, &reported, nullptr), CL_SUCCESS);
+    EXPECT_EQ(reported, host_pitch);
+    std::fill(host.begin(), host.end(), 0);  // the image holds its own copy
+    DeviceBuffer out(context(), width * height * sizeof(cl_uint4));
+    set_args(kernel, image.get(), out.get());
+    const size_t global[2] = {width, height};
+    ASSERT_EQ(clEnqueueNDRangeKernel(queue(), kernel, 2, nullptr, global, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+    std::vector<cl_uint4> read(width * height);
+    ASSERT_EQ(clEnqueueReadBuffer(queue(), out.get(), CL_TRUE, 0, read.size() * sizeof(cl_uint4), read.data(), 0,
+                                  nullptr, nullptr),
+              CL_SUCCESS);
+    for (size_t y = 0; y < height; ++y) {
+      for (size_t x = 0; x < width; ++x) {
+        for (size_t c = 0; c < 4; ++c) {
+          const size_t i = x * 4 + c;
+          ASSERT_EQ(read[y * width + x].s[c], static_cast<uint8_t>(i * 3 + y * 11))
+              << "pitch " << given << " pixel " << x << "," << y << " channel " << c;
+        }
+      }
+    }
+  }
 }
 
 }  // namespace

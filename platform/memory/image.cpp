@@ -1,6 +1,7 @@
 #include "platform/memory/image.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "base/error.h"
 #include "libclc-builtins/include/cucl_image.h"
@@ -48,6 +49,18 @@ Image::Image(Ref<Context> context, cl_mem_flags flags, const ImageGeometry& geom
 void Image::on_api_released() {
   source_pin_.reset();
   MemObject::on_api_released();
+}
+
+void Image::write_host_contents(backend::Memory& memory, const void* host_ptr) {
+  const ImageGeometry& g = geometry_;
+  if (!g.api_row_pitch) return MemObject::write_host_contents(memory, host_ptr);
+  // One write of the whole padded image: row by row, each write would wait for its own copy.
+  std::vector<char> padded(g.bytes());
+  const size_t row_bytes = g.width * g.pixel_size;
+  for (size_t y = 0; y < g.height; ++y) {
+    std::memcpy(padded.data() + y * g.row_pitch, static_cast<const char*>(host_ptr) + y * g.api_row_pitch, row_bytes);
+  }
+  memory.write_now(0, padded.data(), padded.size());
 }
 
 backend::Location Image::location(Device& device, size_t offset) {

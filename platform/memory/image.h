@@ -24,10 +24,10 @@ struct ImageGeometry {
   size_t width = 1, height = 1, depth = 1;  // 1 where the type has no such dimension
   size_t array_size = 1;                    // 1 except for arrays
   size_t row_pitch = 0;                     // bytes
-  // Rows padded beyond the packed width for a device's texture units (texture_row_alignment):
-  // the API still reports the packed pitch (reported_row_pitch), as for any image made without
-  // host memory.
-  bool rows_padded = false;
+  // Where rows are padded for a device's texture units (texture_row_alignment): the pitch the
+  // API reports (the packed one, or the one given with CL_MEM_COPY_HOST_PTR, which is also the
+  // pitch of the application's rows to copy); 0 where rows are not padded.
+  size_t api_row_pitch = 0;
   size_t slice_pitch = 0;                   // bytes between 3D slices and array layers (1D arrays too)
 
   bool is_array() const { return type == CL_MEM_OBJECT_IMAGE1D_ARRAY || type == CL_MEM_OBJECT_IMAGE2D_ARRAY; }
@@ -40,7 +40,7 @@ struct ImageGeometry {
   // second coordinate is its layer.
   std::array<size_t, 2> strides() const;
   size_t bytes() const;  // the storage it needs
-  size_t reported_row_pitch() const { return rows_padded ? width * pixel_size : row_pitch; }
+  size_t reported_row_pitch() const { return api_row_pitch ? api_row_pitch : row_pitch; }
 };
 
 class Image final : public MemObject {
@@ -71,6 +71,8 @@ class Image final : public MemObject {
 
  private:
   void on_api_released() override;
+  // CL_MEM_COPY_HOST_PTR: the application's rows, into padded rows where they are padded.
+  void write_host_contents(backend::Memory& memory, const void* host_ptr) override;
 
   ImageGeometry geometry_;
   Ref<MemObject> source_;

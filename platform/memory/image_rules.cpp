@@ -73,14 +73,15 @@ void resolve_pitches(ImageGeometry& g, const cl_image_desc& desc, bool given_mem
   checked_product(g.slice_pitch, g.type == CL_MEM_OBJECT_IMAGE3D ? g.depth : g.array_size);
 }
 
-// A 2D image with no memory behind it gets rows that the devices' texture units read where it
-// costs at most the alignment per row (ImageLimits::texture_row_alignment).
+// A 2D image whose storage is its own (no host memory, or a copy of it) gets rows that the
+// devices' texture units read, at a cost of less than the alignment per row
+// (ImageLimits::texture_row_alignment); the API keeps the pitch it would have had.
 void pad_rows_for_textures(ImageGeometry& g, const std::vector<const Device*>& devices) {
   size_t alignment = 0;
   for (const Device* device : devices) alignment = std::max(alignment, device->description().images.texture_row_alignment);
   if (g.type != CL_MEM_OBJECT_IMAGE2D || alignment == 0 || g.row_pitch % alignment == 0) return;
-  g.row_pitch = checked_product((g.row_pitch + alignment - 1) / alignment, alignment);
-  g.rows_padded = true;
+  g.api_row_pitch = g.row_pitch;
+  g.row_pitch = checked_product((g.width * g.pixel_size + alignment - 1) / alignment, alignment);
 }
 
 // The least pitch alignment, in pixels, over the devices with 2D images from buffers (0: none).
@@ -112,7 +113,7 @@ void check_source(const MemObject& source, ImageGeometry& g, cl_mem_flags& flags
     check(g.format.image_channel_data_type == s.format.image_channel_data_type && g.pixel_size == s.pixel_size,
           CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
     g.row_pitch = s.row_pitch;
-    g.rows_padded = s.rows_padded;
+    g.api_row_pitch = s.api_row_pitch;
     return;
   }
   if (g.type == CL_MEM_OBJECT_IMAGE1D_BUFFER) {
@@ -153,8 +154,8 @@ Ref<Image> create_image(Context& context, const cl_mem_properties* properties, c
   } else {
     check(g.type != CL_MEM_OBJECT_IMAGE1D_BUFFER, CL_INVALID_IMAGE_DESCRIPTOR);
     resolve_pitches(g, *desc, host_ptr != nullptr);
-    if (!host_ptr) pad_rows_for_textures(g, devices);
     check_host_ptr(flags, host_ptr);
+    if (!(flags & CL_MEM_USE_HOST_PTR)) pad_rows_for_textures(g, devices);
   }
   const bool fits_a_device = std::any_of(devices.begin(), devices.end(), [&](const Device* device) {
     return fits(device->description().images, g);

@@ -29,7 +29,7 @@ backend::Memory& MemObject::storage(Device& device) {
   void* use_host_ptr = (flags_ & CL_MEM_USE_HOST_PTR) ? host_ptr_ : nullptr;
   auto memory = device.backend().allocate(size_, use_host_ptr, flags_ & CL_MEM_ALLOC_HOST_PTR);
   check(memory != nullptr, CL_MEM_OBJECT_ALLOCATION_FAILURE);
-  if ((flags_ & CL_MEM_COPY_HOST_PTR) && host_ptr_) memory->write_now(0, host_ptr_, size_);
+  if ((flags_ & CL_MEM_COPY_HOST_PTR) && host_ptr_) write_host_contents(*memory, host_ptr_);
   storage_.emplace_back(&device, std::move(memory));
   published_storage_.add(&device, storage_.back().second.get());
   return *storage_.back().second;

@@ -83,6 +83,10 @@ class MemObject : public Object, private CoherentStorage {
   // parent); runs them once, the base destructor then finds none left.
   void run_destructor_callbacks() { destructor_callbacks_.run(id()); }
   void on_api_released() override { context_pin_.reset(); }
+  // CL_MEM_COPY_HOST_PTR: puts the application's bytes into newly allocated storage.
+  virtual void write_host_contents(backend::Memory& memory, const void* host_ptr) {
+    memory.write_now(0, host_ptr, size_);
+  }
 
  private:
   backend::Memory& storage(Device& device);
