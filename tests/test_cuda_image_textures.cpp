@@ -5,6 +5,7 @@
 // programming guide, "Texture Fetching"), where the software filter's are exact.
 #include <cmath>
 #include <cstdlib>
+#include <deque>
 #include <random>
 
 #include "image_test_helpers.h"
@@ -61,6 +62,18 @@ class CudaImageTextures : public GpuTest {
     return make_image(context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, {CL_RGBA, CL_FLOAT},
                       image_desc(CL_MEM_OBJECT_IMAGE2D, width, kHeight), pixels.data());
   }
+  // The same on the application's memory (CL_MEM_USE_HOST_PTR), kept by the fixture: rows at
+  // the application's pitch, which a texture cannot read when it is not a texture pitch.
+  Mem ramp_in_application_memory(size_t width) {
+    std::vector<float>& pixels = application_memory.emplace_back(width * kHeight * 4, 0.0f);
+    for (size_t y = 0; y < kHeight; ++y) {
+      for (size_t c = 0; c < 4; ++c) pixels[(y * width + 1) * 4 + c] = 1.0f;
+    }
+    return make_image(context(), CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, {CL_RGBA, CL_FLOAT},
+                      image_desc(CL_MEM_OBJECT_IMAGE2D, width, kHeight), pixels.data());
+  }
+
+  std::deque<std::vector<float>> application_memory;
 
   std::unique_ptr<BuiltProgram> program;
 };
@@ -86,9 +99,16 @@ TEST_F(CudaImageTextures, TexturesOffSampleInSoftwareWithExactWeights) {
 }
 
 TEST_F(CudaImageTextures, ImagesATextureCannotHoldSampleInSoftware) {
-  Mem odd = ramp(5);  // 80-byte rows: not a texture pitch
+  Mem odd = ramp_in_application_memory(5);  // 80-byte rows: not a texture pitch
   Sampler linear(context(), CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR);
   EXPECT_NEAR(sample_f(odd.get(), linear, {kBetweenCentres, 3.5f})[0], kExactWeight, 1e-6f);
+}
+
+// An image whose storage is its own gets texture-pitched rows whatever its width.
+TEST_F(CudaImageTextures, CopiedImagesOfAnyWidthSampleThroughTextures) {
+  Mem odd = ramp(5);  // 80-byte rows in the application's memory, padded in the image
+  Sampler linear(context(), CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR);
+  EXPECT_NEAR(sample_f(odd.get(), linear, {kBetweenCentres, 3.5f})[0], std::round(kExactWeight * 256) / 256, 1e-6f);
 }
 
 // CLK_ADDRESS_CLAMP with unnormalized coordinates is CUDA's border mode: the texture unit
@@ -104,7 +124,7 @@ TEST_F(CudaImageTextures, UnnormalizedClampTakesTheTextureUnitsBorder) {
 // A launch takes the kernel's textured code (no software sampler) only where every image it
 // samples has textures: with one image in software, both images read right.
 TEST_F(CudaImageTextures, AKernelSamplingOneSoftwareImageReadsBothRight) {
-  Mem texture = ramp(kWidth), software = ramp(5);  // 80-byte rows: not a texture pitch
+  Mem texture = ramp(kWidth), software = ramp_in_application_memory(5);  // 80-byte rows: not a texture pitch
   Sampler linear(context(), CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR);
   const float quantized = std::round(kExactWeight * 256) / 256;
   auto sample_two = [&](cl_mem a, cl_mem b) {
