@@ -92,8 +92,11 @@ void SvmDualView::map_host_memory() {
     replaced_reservation_ = placed == at;
   }
   if (placed == MAP_FAILED) throw_errno("mmap");
+  if (placed != at) {  // a kernel before 4.17 takes MAP_FIXED_NOREPLACE as a hint
+    ::munmap(placed, reserved_);
+    throw std::system_error(EINVAL, std::generic_category(), "mmap");
+  }
   host_mapped_ = true;
-  if (placed != at) throw std::system_error(EINVAL, std::generic_category(), "mmap");
   void* copy = ::mmap(nullptr, reserved_, PROT_READ | PROT_WRITE, MAP_SHARED, memory.get(), 0);
   if (copy == MAP_FAILED) throw_errno("mmap");
   host_copy_ = static_cast<char*>(copy);
