@@ -103,7 +103,7 @@ struct StreamExecutor {
     CudaMemory& memory = memory_of(map.src);
     if (!map.needs_read || memory.maps_in_place(map.src.offset, map.mapped)) return Pending::Nothing;
     if (memory.dual_view()) {
-      copy_to_host_view(context, stream, memory, map.src.offset, map.size);
+      copy_view(context, stream, memory, map.src.offset, map.size, /*to_host=*/true);
       return Pending::StreamWork;
     }
     return device_to_host(context, stream, map.mapped, memory.device_address(map.src.offset), map.size);
@@ -113,7 +113,7 @@ struct StreamExecutor {
     CudaMemory& memory = memory_of(unmap.dst);
     if (!unmap.needs_write || memory.maps_in_place(unmap.dst.offset, unmap.mapped)) return Pending::Nothing;
     if (memory.dual_view()) {
-      copy_from_host_view(context, stream, memory, unmap.dst.offset, unmap.size);
+      copy_view(context, stream, memory, unmap.dst.offset, unmap.size, /*to_host=*/false);
       return Pending::StreamWork;
     }
     return host_to_device(context, stream, memory.device_address(unmap.dst.offset), unmap.mapped, unmap.size);

@@ -48,25 +48,20 @@ std::unique_ptr<CudaMemory> CudaMemory::create_shared(std::shared_ptr<CudaContex
 
 std::unique_ptr<CudaMemory> CudaMemory::create_coarse_shared(std::shared_ptr<CudaContext> context, size_t size,
                                                              size_t alignment) {
-  context->make_current();
-  if (size >= SvmDualView::minimum_size(*context)) {
-    std::shared_ptr<SvmDualView> view;
-    try {
-      view = SvmDualView::create(context, size, alignment);
-    } catch (const CudaError&) {
-      if (context->lost()) throw;
-      // The driver has no virtual memory management here: managed memory serves.
-    } catch (const std::system_error&) {  // the host side could not be placed: likewise
-    }
-    if (view) {
-      const CUdeviceptr address = view->address();
-      std::unique_ptr<CudaMemory> memory(new CudaMemory(context, size, reinterpret_cast<char*>(address)));
-      memory->device_ = address;
-      memory->view_ = std::move(view);
-      return memory;
-    }
+  std::shared_ptr<SvmDualView> view;
+  try {
+    view = SvmDualView::create(context, size, alignment);
+  } catch (const CudaError&) {
+    if (context->lost()) throw;
+    // The driver has no virtual memory management here: managed memory serves.
+  } catch (const std::system_error&) {  // the host side could not be placed: likewise
   }
-  return create_shared(std::move(context), size, alignment);
+  if (!view) return create_shared(std::move(context), size, alignment);
+  const CUdeviceptr address = view->address();
+  std::unique_ptr<CudaMemory> memory(new CudaMemory(context, size, reinterpret_cast<char*>(address)));
+  memory->device_ = address;
+  memory->view_ = std::move(view);
+  return memory;
 }
 
 std::unique_ptr<CudaMemory> CudaMemory::create(std::shared_ptr<CudaContext> context, size_t size, void* host_ptr,

@@ -28,8 +28,8 @@ class CudaMemory final : public Memory {
   static std::unique_ptr<CudaMemory> create_shared(std::shared_ptr<CudaContext> context, size_t size,
                                                    size_t alignment);
   // Coarse-grain shared virtual memory that only this GPU's kernels reach: a dual view
-  // (cuda_svm_view.h) where it is at least SvmDualView::minimum_size(), else managed memory
-  // as create_shared() makes it. Null when the GPU has no room.
+  // (cuda_svm_view.h) where one is made (at least the driver's granularity in size), else
+  // managed memory as create_shared() makes it. Null when the GPU has no room.
   static std::unique_ptr<CudaMemory> create_coarse_shared(std::shared_ptr<CudaContext> context, size_t size,
                                                           size_t alignment);
   ~CudaMemory() override;

@@ -20,29 +20,17 @@ bool view_copies(const op::Migrate& migrate, const op::SharedRange& range) {
 bool move_view(CudaContext& context, CUstream stream, const op::Migrate& migrate, const CudaMemory& memory,
                const op::SharedRange& range) {
   if (!view_copies(migrate, range)) return false;
-  if (migrate.to_host) {
-    copy_to_host_view(context, stream, memory, range.where.offset, range.size);
-  } else {
-    copy_from_host_view(context, stream, memory, range.where.offset, range.size);
-  }
+  copy_view(context, stream, memory, range.where.offset, range.size, migrate.to_host);
   return true;
 }
 
 }  // namespace
 
-void copy_to_host_view(CudaContext& context, CUstream stream, const CudaMemory& memory, size_t offset,
-                       size_t bytes) {
+void copy_view(CudaContext& context, CUstream stream, const CudaMemory& memory, size_t offset, size_t bytes,
+               bool to_host) {
   for (const SvmDualView::Piece& piece : memory.view_pieces(offset, bytes)) {
-    context.check(context.driver().cuMemcpyDtoDAsync(piece.host, piece.device, piece.bytes, stream),
-                  "cuMemcpyDtoDAsync");
-  }
-}
-
-void copy_from_host_view(CudaContext& context, CUstream stream, const CudaMemory& memory, size_t offset,
-                         size_t bytes) {
-  for (const SvmDualView::Piece& piece : memory.view_pieces(offset, bytes)) {
-    context.check(context.driver().cuMemcpyDtoDAsync(piece.device, piece.host, piece.bytes, stream),
-                  "cuMemcpyDtoDAsync");
+    const CUdeviceptr from = to_host ? piece.device : piece.host, to = to_host ? piece.host : piece.device;
+    context.check(context.driver().cuMemcpyDtoDAsync(to, from, piece.bytes, stream), "cuMemcpyDtoDAsync");
   }
 }
 

@@ -23,11 +23,9 @@ bool prefetch_shared(CudaContext& context, CUstream stream, const op::Migrate& m
 // for its end: cuda_completion.cpp).
 size_t shared_bytes_moved(const CudaDriver& driver, const op::Migrate& migrate);
 
-// The copies of a dual view's map (device to host copy) and unmap (back): `bytes` at byte
-// `offset` of `memory`.
-void copy_to_host_view(CudaContext& context, CUstream stream, const CudaMemory& memory, size_t offset,
-                       size_t bytes);
-void copy_from_host_view(CudaContext& context, CUstream stream, const CudaMemory& memory, size_t offset,
-                         size_t bytes);
+// The copy of a dual view's map (device copy to host copy, `to_host`) or unmap (back): `bytes`
+// at byte `offset` of `memory`.
+void copy_view(CudaContext& context, CUstream stream, const CudaMemory& memory, size_t offset, size_t bytes,
+               bool to_host);
 
 }  // namespace cucl::backend::cuda

@@ -46,25 +46,19 @@ bool reserved_inaccessible(CUdeviceptr address, size_t size) {
 
 }  // namespace
 
-size_t SvmDualView::minimum_size(CudaContext& context) {
-  CUmemAllocationProp properties = device_memory_properties(context);
-  size_t granularity = 0;
-  context.check(context.driver().cuMemGetAllocationGranularity(&granularity, &properties,
-                                                               CU_MEM_ALLOC_GRANULARITY_MINIMUM),
-                "cuMemGetAllocationGranularity");
-  return granularity;
-}
-
 std::shared_ptr<SvmDualView> SvmDualView::create(std::shared_ptr<CudaContext> context, size_t size,
                                                  size_t alignment) {
   context->make_current();
   const CudaDriver& driver = context->driver();
-  const size_t granularity = minimum_size(*context);
+  CUmemAllocationProp properties = device_memory_properties(*context);
+  size_t granularity = 0;
+  context->check(driver.cuMemGetAllocationGranularity(&granularity, &properties, CU_MEM_ALLOC_GRANULARITY_MINIMUM),
+                 "cuMemGetAllocationGranularity");
+  if (size < granularity) return nullptr;
   const size_t reserved = (size + granularity - 1) / granularity * granularity;
   std::shared_ptr<SvmDualView> view(new SvmDualView(context, size, reserved));
   context->check(driver.cuMemAddressReserve(&view->address_, reserved, std::max(alignment, granularity), 0, 0),
                  "cuMemAddressReserve");
-  CUmemAllocationProp properties = device_memory_properties(*context);
   const CUresult made = driver.cuMemCreate(&view->device_memory_, reserved, &properties, 0);
   if (made == CUDA_ERROR_OUT_OF_MEMORY) return nullptr;
   context->check(made, "cuMemCreate");
@@ -75,7 +69,7 @@ std::shared_ptr<SvmDualView> SvmDualView::create(std::shared_ptr<CudaContext> co
   access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
   context->check(driver.cuMemSetAccess(view->address_, reserved, &access, 1), "cuMemSetAccess");
   view->map_host_memory();
-  context->svm_views().add(view->address_, reserved, view);
+  context->svm_views().add(view->address_, size, view);
   return view;
 }
 
@@ -106,7 +100,6 @@ std::vector<SvmDualView::Piece> SvmDualView::pieces(size_t offset, size_t bytes)
   const CudaDriver& driver = context_->driver();
   std::vector<Piece> pieces;
   std::lock_guard lock(registration_mutex_);
-  if (registered_chunks_.empty()) registered_chunks_.resize((reserved_ + kHostChunk - 1) / kHostChunk);
   for (size_t at = offset, end = offset + bytes; at < end;) {
     const size_t chunk = at / kHostChunk;
     CUdeviceptr& reached = registered_chunks_[chunk];

@@ -27,11 +27,10 @@ namespace cucl::backend::cuda {
 
 class SvmDualView {
  public:
-  // Views smaller than this are not made (each takes whole pages of the driver's granularity,
-  // 2 MiB on an H100): the caller keeps managed memory for them.
-  static size_t minimum_size(CudaContext& context);
-  // `size` bytes aligned to `alignment`. Null when the GPU has no room; throws CudaError (or
-  // std::system_error from the host side) when the view cannot be made at all.
+  // `size` bytes aligned to `alignment`. Null when `size` is below the driver's granularity
+  // (2 MiB on an H100: each view takes whole pages of it, so the caller keeps managed memory
+  // for smaller ones) or the GPU has no room; throws CudaError (or std::system_error from the
+  // host side) when the view cannot be made at all.
   static std::shared_ptr<SvmDualView> create(std::shared_ptr<CudaContext> context, size_t size, size_t alignment);
   ~SvmDualView();
   SvmDualView(const SvmDualView&) = delete;
@@ -54,7 +53,10 @@ class SvmDualView {
 
  private:
   SvmDualView(std::shared_ptr<CudaContext> context, size_t size, size_t reserved)
-      : context_(std::move(context)), size_(size), reserved_(reserved) {}
+      : context_(std::move(context)),
+        size_(size),
+        reserved_(reserved),
+        registered_chunks_((reserved + kHostChunk - 1) / kHostChunk) {}
   void map_host_memory();
 
   std::shared_ptr<CudaContext> context_;
