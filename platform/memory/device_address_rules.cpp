@@ -16,11 +16,6 @@ bool has_extension(const Device& device) {
                      [](const auto& e) { return e.name == CL_EXT_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME; });
 }
 
-unsigned index_in_context(const Context& context, const Device& device) {
-  const std::vector<Device*>& devices = context.devices();
-  return static_cast<unsigned>(std::find(devices.begin(), devices.end(), &device) - devices.begin());
-}
-
 }  // namespace
 
 bool every_device_has_device_addresses(const Context& context) {
@@ -57,7 +52,7 @@ void note_device_pointer_accesses(const Queue& queue, const Kernel& kernel, cons
                                   CommandSpec& spec) {
   Context& context = kernel.context();
   if (context.devices().size() < 2) return;  // one device: its copy is the only one
-  const unsigned device = index_in_context(context, queue.device());
+  const auto device = static_cast<unsigned>(context.device_index(queue.device()));
   const auto note = [&](uint64_t address) {
     // Any address is legal where the kernel does not use it: one in no such buffer asks nothing.
     Ref<MemObject> buffer = lookup_or_null<MemObject>(context.device_addresses().find(device, address));

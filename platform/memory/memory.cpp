@@ -69,7 +69,7 @@ void note_access(std::vector<MemoryAccess>& accesses, const Device& device, MemO
   // Memory on an SVM pointer is one memory that every device reaches: nothing to copy.
   if (devices.size() < 2 || size == 0 || memory.uses_svm_pointer()) return;
   check(devices.size() <= ValidityMap::kMaxDevices, CL_OUT_OF_RESOURCES);
-  auto index = static_cast<unsigned>(std::find(devices.begin(), devices.end(), &device) - devices.begin());
+  const auto index = static_cast<unsigned>(memory.context().device_index(device));
   check(index < devices.size(), CL_INVALID_DEVICE);
   size_t begin = memory.storage_offset() + offset;
   accesses.push_back(MemoryAccess{&memory.storage_owner(), index, begin, begin + size, access});

@@ -18,6 +18,10 @@ bool Context::has_device(const Device* device) const {
   return std::find(devices_.begin(), devices_.end(), device) != devices_.end();
 }
 
+size_t Context::device_index(const Device& device) const {
+  return static_cast<size_t>(std::find(devices_.begin(), devices_.end(), &device) - devices_.begin());
+}
+
 void Context::notify(const std::string& message) const {
   if (notify_) notify_(message.c_str(), nullptr, 0, notify_user_data_);
 }
@@ -29,7 +33,7 @@ cl_ulong Context::max_mem_alloc_size() const {
 }
 
 backend::Stream& Context::transfer_stream(Device& device) {
-  auto index = static_cast<size_t>(std::find(devices_.begin(), devices_.end(), &device) - devices_.begin());
+  const size_t index = device_index(device);
   std::lock_guard lock(transfer_streams_mutex_);
   if (transfer_streams_.empty()) transfer_streams_.resize(devices_.size());
   auto& stream = transfer_streams_.at(index);

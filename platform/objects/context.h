@@ -27,6 +27,8 @@ class Context final : public Object {
 
   const std::vector<Device*>& devices() const { return devices_; }
   bool has_device(const Device* device) const;
+  // Where `device` is in devices() (devices().size() when it is not one of them).
+  size_t device_index(const Device& device) const;
   // The properties as given, terminating zero included (empty if none were given).
   const std::vector<cl_context_properties>& properties() const { return properties_; }
   // Reports an error to the application's notify callback, if it gave one.
