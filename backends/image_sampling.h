@@ -22,8 +22,16 @@ struct SampledImage {
   cl_mem_object_type type = CL_MEM_OBJECT_IMAGE2D;
   cl_image_format format{};
   size_t width = 0, height = 0;
-  size_t row_pitch = 0;  // bytes
+  size_t array_size = 0;
+  size_t row_pitch = 0, slice_pitch = 0;  // bytes; a 1D array's layers are slice_pitch apart
 };
+
+// The image types whose sampled reads a kernel's textured entry makes through textures
+// (READ_THROUGH_TEXTURE in libclc-builtins/src/image_sample.cl): a launch takes that entry only
+// where every read-only image of these types has a texture for each sampler state.
+inline bool sampled_through_textures(cl_mem_object_type type) {
+  return type == CL_MEM_OBJECT_IMAGE2D || type == CL_MEM_OBJECT_IMAGE1D || type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+}
 
 class ImageSampling {
  public:

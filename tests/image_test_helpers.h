@@ -3,6 +3,8 @@
 // at a list of coordinates.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -60,6 +62,21 @@ inline cl_int image_error(cl_context context, cl_mem_flags flags, const cl_image
                           const cl_image_desc* desc, void* host_ptr = nullptr) {
   return cucl_test::create_error(
       [&](cl_int* status) { return clCreateImage(context, flags, format, desc, host_ptr, status); });
+}
+
+// The pixel a sampler's addressing mode picks on one axis of `size` pixels for the pixel
+// coordinate u (u times the size for normalized coordinates): -1 or `size` is the border of
+// CL_ADDRESS_CLAMP.
+inline int addressed_pixel(float u, int size, cl_addressing_mode addressing) {
+  int i = static_cast<int>(std::floor(u));
+  if (addressing == CL_ADDRESS_REPEAT) i = ((i % size) + size) % size;
+  if (addressing == CL_ADDRESS_MIRRORED_REPEAT) {
+    const int period = ((i % (2 * size)) + 2 * size) % (2 * size);
+    i = period < size ? period : 2 * size - 1 - period;
+  }
+  if (addressing == CL_ADDRESS_CLAMP_TO_EDGE || addressing == CL_ADDRESS_NONE) i = std::clamp(i, 0, size - 1);
+  if (addressing == CL_ADDRESS_CLAMP) i = std::clamp(i, -1, size);
+  return i;
 }
 
 // A sampler, released at scope exit.

@@ -179,17 +179,7 @@ TEST_F(CudaImageTextures, EverySamplerStateReadsWhatTheSpecificationSays) {
         }
         Sampler s(context(), normalized, addressing, filter);
         const std::vector<float> got = sample_f(image.get(), s, coords);
-        auto index = [&](float u, int size) -> int {  // one axis, on pixel coordinates
-          int i = static_cast<int>(std::floor(u));
-          if (repeat) i = ((i % size) + size) % size;
-          if (mirror) {
-            const int period = ((i % (2 * size)) + 2 * size) % (2 * size);
-            i = period < size ? period : 2 * size - 1 - period;
-          }
-          if (addressing == CL_ADDRESS_CLAMP_TO_EDGE || addressing == CL_ADDRESS_NONE) i = std::clamp(i, 0, size - 1);
-          if (addressing == CL_ADDRESS_CLAMP) i = std::clamp(i, -1, size);
-          return i;
-        };
+        auto index = [&](float u, int size) { return addressed_pixel(u, size, addressing); };
         for (size_t k = 0; k < pixel_coords.size() / 2; ++k) {
           const float u = pixel_coords[2 * k], v = pixel_coords[2 * k + 1];
           for (int c = 0; c < 4; ++c) {

@@ -49,15 +49,41 @@ int attribute(const CudaContext& context, CUdevice_attribute which) {
   return value;
 }
 
-// Whether the texture unit can address the pixels as they lie.
-bool fits_texture_limits(const CudaContext& context, CUdeviceptr address, const SampledImage& image) {
+// The rows of pitched linear memory a texture reads an image as: a 2D image's rows, a 1D
+// image as one row, a 1D array's layers as rows (the builtins read each layer at its rows'
+// centre, where the linear filter weighs no other layer). Null for the other types.
+std::optional<CUDA_RESOURCE_DESC> texture_rows(const SampledImage& image, CUdeviceptr address, size_t pitch_alignment) {
+  CUDA_RESOURCE_DESC resource{};
+  resource.resType = CU_RESOURCE_TYPE_PITCH2D;
+  resource.res.pitch2D.devPtr = address;
+  resource.res.pitch2D.width = image.width;
+  switch (image.type) {
+    case CL_MEM_OBJECT_IMAGE2D:
+      resource.res.pitch2D.height = image.height;
+      resource.res.pitch2D.pitchInBytes = image.row_pitch;
+      break;
+    case CL_MEM_OBJECT_IMAGE1D:  // one row: any pitch that holds it
+      resource.res.pitch2D.height = 1;
+      resource.res.pitch2D.pitchInBytes = (image.row_pitch + pitch_alignment - 1) / pitch_alignment * pitch_alignment;
+      break;
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+      resource.res.pitch2D.height = image.array_size;
+      resource.res.pitch2D.pitchInBytes = image.slice_pitch;
+      break;
+    default: return std::nullopt;
+  }
+  return resource;
+}
+
+// Whether the texture unit can address the rows as they lie.
+bool fits_texture_limits(const CudaContext& context, const CUDA_RESOURCE_DESC& resource, size_t pitch_alignment) {
   const auto alignment = static_cast<CUdeviceptr>(attribute(context, CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT));
-  const auto pitch_alignment = static_cast<size_t>(attribute(context, CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT));
+  const auto& rows = resource.res.pitch2D;
   if (alignment == 0 || pitch_alignment == 0) return false;
-  return address % alignment == 0 && image.row_pitch % pitch_alignment == 0 &&
-         image.width <= static_cast<size_t>(attribute(context, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH)) &&
-         image.height <= static_cast<size_t>(attribute(context, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT)) &&
-         image.row_pitch <= static_cast<size_t>(attribute(context, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH));
+  return rows.devPtr % alignment == 0 && rows.pitchInBytes % pitch_alignment == 0 &&
+         rows.width <= static_cast<size_t>(attribute(context, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH)) &&
+         rows.height <= static_cast<size_t>(attribute(context, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT)) &&
+         rows.pitchInBytes <= static_cast<size_t>(attribute(context, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH));
 }
 
 class TextureSampling final : public ImageSampling {
@@ -106,22 +132,17 @@ class TextureSampling final : public ImageSampling {
 
 std::unique_ptr<ImageSampling> sample_image_with_textures(std::shared_ptr<CudaContext> context,
                                                           const SampledImage& image) {
-  if (image.type != CL_MEM_OBJECT_IMAGE2D || !image.pixels.memory) return nullptr;
+  if (!sampled_through_textures(image.type) || !image.pixels.memory || context->lost()) return nullptr;
   const std::optional<TextureFormat> format = texture_format(image.format);
   if (!format) return nullptr;
   const auto& memory = static_cast<const CudaMemory&>(*image.pixels.memory);
   if (memory.host_address(0)) return nullptr;  // the application's registered pages: software
-  const CUdeviceptr address = memory.device_address(image.pixels.offset);
-  if (context->lost() || !fits_texture_limits(*context, address, image)) return nullptr;
-
-  CUDA_RESOURCE_DESC resource{};
-  resource.resType = CU_RESOURCE_TYPE_PITCH2D;
-  resource.res.pitch2D.devPtr = address;
-  resource.res.pitch2D.format = format->format;
-  resource.res.pitch2D.numChannels = format->channels;
-  resource.res.pitch2D.width = image.width;
-  resource.res.pitch2D.height = image.height;
-  resource.res.pitch2D.pitchInBytes = image.row_pitch;
+  const auto pitch_alignment = static_cast<size_t>(attribute(*context, CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT));
+  if (pitch_alignment == 0) return nullptr;
+  std::optional<CUDA_RESOURCE_DESC> resource = texture_rows(image, memory.device_address(image.pixels.offset), pitch_alignment);
+  if (!resource || !fits_texture_limits(*context, *resource, pitch_alignment)) return nullptr;
+  resource->res.pitch2D.format = format->format;
+  resource->res.pitch2D.numChannels = format->channels;
 
   context->make_current();
   auto sampling = std::make_unique<TextureSampling>(context);
@@ -129,7 +150,7 @@ std::unique_ptr<ImageSampling> sample_image_with_textures(std::shared_ptr<CudaCo
   for (unsigned normalized : {0u, CUCL_SAMPLER_NORMALIZED}) {
     for (unsigned address : {kAddressNone, kClampToEdge, kClamp, kRepeat, kMirroredRepeat}) {
       for (unsigned filter : {CUCL_SAMPLER_FILTER_NEAREST, CUCL_SAMPLER_FILTER_LINEAR}) {
-        any = sampling->add(normalized | address | filter, resource, *format) || any;
+        any = sampling->add(normalized | address | filter, *resource, *format) || any;
       }
     }
   }

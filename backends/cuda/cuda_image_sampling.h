@@ -1,7 +1,8 @@
 // Sampled image reads through the GPU's texture units: one CUDA texture object per sampler
-// state over the image's pitched linear pixels (CU_RESOURCE_TYPE_PITCH2D), for the 2D images
-// whose format the texture unit reads (cuda_texture_formats.h) and the sampler states whose
-// hardware results are OpenCL's (see the .cpp); the image builtins sample the rest in software.
+// state over the image's pitched linear pixels (CU_RESOURCE_TYPE_PITCH2D), for the 2D, 1D and
+// 1D array images (sampled_through_textures) whose format the texture unit reads
+// (cuda_texture_formats.h) and the sampler states whose hardware results are OpenCL's (see the
+// .cpp); the image builtins sample the rest in software.
 #pragma once
 
 #include <memory>

@@ -29,7 +29,7 @@ class CudaKernelCode final : public KernelCode {
     int max_dynamic_shared_bytes = 0;  // what a launch may ask for without cuFuncSetAttribute
   };
 
-  // `textured`: the kernel's entry for launches whose sampled 2D images all have textures
+  // `textured`: the kernel's entry for launches whose sampled images all have textures
   // (codegen/textured_variants.h), or null.
   CudaKernelCode(CudaContext& context, CUfunction function, CUfunction textured, Attributes attributes,
                  size_t max_shared_per_block,

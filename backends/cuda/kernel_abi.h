@@ -24,8 +24,9 @@ constexpr uint32_t kLocalArgumentAlignment = 128;  // every OpenCL C type fits
 // Version 3: a kernel may have a second entry, named with kTexturedEntrySuffix.
 constexpr unsigned kLaunchAbiVersion = 3;
 
-// The entry of a kernel for launches whose read-only 2D images all have a texture for each
-// sampler state (codegen/textured_variants.h).
+// The entry of a kernel for launches whose read-only images of the types textures serve
+// (sampled_through_textures: 2D, 1D, 1D array) all have a texture for each sampler state
+// (codegen/textured_variants.h).
 constexpr const char* kTexturedEntrySuffix = "$textured";
 
 // One CUDA launch of (part of) an NDRange. A non-uniform NDRange is launched as up to 8

@@ -134,8 +134,9 @@ static float4 linear_filter(image_descriptor image, image_format format, linear_
 
 #ifdef __NVPTX__
 // Answered by the code generator (backends/cuda/codegen/textured_variants.h): true in the
-// variant of a kernel that runs only where every read-only 2D image argument has a texture in
-// each slot, so that the software sampler, and the registers it needs, leave that variant.
+// variant of a kernel that runs only where every read-only 2D, 1D or 1D array image argument
+// has a texture in each slot, so that the software sampler, and the registers it needs, leave
+// that variant.
 bool __cucl_images_textured(void);
 
 // A texture holds an image's channels as they lie in memory (backends/cuda/
@@ -165,17 +166,31 @@ DEFINE_TEXTURE_READ(float, "f32", "f", as_uint(1.0f))
 DEFINE_TEXTURE_READ(int, "s32", "r", 1)
 DEFINE_TEXTURE_READ(uint, "u32", "r", 1)
 
-// Returns from the calling sampled read of a 2D image where a texture serves it: the texture
-// object the descriptor holds for this sampler state (cucl_image.h), or 0. The GPU's texture
-// unit then samples as OpenCL says, filtering included. Images are read-only wherever a sampler
-// reads them, so the texture cache cannot miss a write.
-#define READ_THROUGH_TEXTURE(T, image, sampler, coord, kind)                                \
-  do {                                                                                      \
-    if ((kind) == IMAGE_2D) {                                                               \
-      const ulong texture = (image)->textures[CUCL_IMAGE_TEXTURE_SLOT(sampler)];            \
-      if (texture || __cucl_images_textured())                                              \
-        return texture_read_##T(image, texture, (coord).x, (coord).y);                      \
-    }                                                                                       \
+// The texture row a 1D image or a 1D array's layer is read at (backends/cuda/
+// cuda_image_sampling.cpp: a 1D image is one row, a 1D array's layers are rows): the row's
+// centre, where the linear filter gives the rows beside it no weight, in the sampler's
+// coordinates (a 1D image's one row is 0.5 in both).
+static float texture_row(image_descriptor image, uint sampler, float layer, int kind) {
+  if (kind == IMAGE_1D) return 0.5f;
+  const int layers = image->array_size;
+  const float centre = (float)array_layer(layer, layers) + 0.5f;
+  return sampler & SAMPLER_NORMALIZED_MASK ? centre / (float)layers : centre;
+}
+
+// Returns from the calling sampled read of a 2D, 1D or 1D array image where a texture serves
+// it: the texture object the descriptor holds for this sampler state (cucl_image.h), or 0. The
+// GPU's texture unit then samples as OpenCL says, filtering included. Images are read-only
+// wherever a sampler reads them, so the texture cache cannot miss a write. The kinds are those
+// of sampled_through_textures (backends/image_sampling.h).
+#define READ_THROUGH_TEXTURE(T, image, sampler, coord, kind)                                        \
+  do {                                                                                              \
+    if ((kind) == IMAGE_2D || (kind) == IMAGE_1D || (kind) == IMAGE_1D_ARRAY) {                     \
+      const ulong texture = (image)->textures[CUCL_IMAGE_TEXTURE_SLOT(sampler)];                    \
+      if (texture || __cucl_images_textured()) {                                                    \
+        const float row = (kind) == IMAGE_2D ? (coord).y : texture_row(image, sampler, (coord).z, kind); \
+        return texture_read_##T(image, texture, (coord).x, row);                                    \
+      }                                                                                             \
+    }                                                                                               \
   } while (0)
 #else
 #define READ_THROUGH_TEXTURE(T, image, sampler, coord, kind) ((void)0)

@@ -93,7 +93,7 @@ Image::KernelView Image::descriptor(Device& device) {
   descriptor.pixel_size = static_cast<cucl_image_i32>(g.pixel_size);
   descriptor.type = static_cast<cucl_image_i32>(g.type);
   std::unique_ptr<backend::ImageSampling> sampling =
-      device.backend().sample_image({pixels, g.type, g.format, g.width, g.height, g.row_pitch});
+      device.backend().sample_image({pixels, g.type, g.format, g.width, g.height, g.array_size, g.row_pitch, g.slice_pitch});
   if (sampling) std::copy(sampling->handles.begin(), sampling->handles.end(), descriptor.textures);
   auto memory = device.backend().allocate(sizeof descriptor, nullptr, false);
   check(memory != nullptr, CL_OUT_OF_RESOURCES);

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <limits>
 
+#include "backends/image_sampling.h"
 #include "base/error.h"
 #include "platform/memory/device_address_rules.h"
 #include "platform/memory/image_rules.h"
@@ -57,8 +58,8 @@ backend::op::LaunchKernel& set_launch_operation(Queue& queue, const Kernel& kern
       const Image::KernelView view = image->descriptor(queue.device());
       argument.buffer = view.descriptor;
       const bool read_only = metadata[i].access == CL_KERNEL_ARG_ACCESS_READ_ONLY;
-      // Only 2D images are sampled through textures; only read-only images are sampled.
-      if (read_only && image->type() == CL_MEM_OBJECT_IMAGE2D && !view.sampled_in_hardware) {
+      // Only read-only images are sampled.
+      if (read_only && backend::sampled_through_textures(image->type()) && !view.sampled_in_hardware) {
         launch.sampled_images_in_hardware = false;
       }
       note_access(spec.accesses, queue.device(), *image, 0, image->size(), read_only ? Access::Read : Access::ReadWrite);

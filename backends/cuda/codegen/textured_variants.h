@@ -1,6 +1,7 @@
-// A kernel that samples 2D images gets a second PTX entry, `<kernel>$textured`, for launches
-// where every read-only 2D image argument has a texture for each sampler state: there every
-// sampled read of a 2D image takes the texture path, so the software sampler leaves that
+// A kernel that samples images gets a second PTX entry, `<kernel>$textured`, for launches
+// where every read-only image argument of a type textures serve (2D, 1D, 1D array:
+// sampled_through_textures) has a texture for each sampler state: there every sampled read of
+// such an image takes the texture path, so the software sampler leaves that
 // entry, and the registers it holds with it (80 against 29 for a bilinear resample, which then
 // keeps twice the threads resident). The launch picks the entry (cuda_launch.cpp).
 #pragma once
