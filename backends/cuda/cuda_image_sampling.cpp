@@ -110,6 +110,10 @@ class TextureSampling final : public ImageSampling {
     const bool linear = served & CUCL_SAMPLER_FILTER_LINEAR;
     const std::optional<CUaddress_mode> mode = address_mode(served & CUCL_SAMPLER_ADDRESS_MASK, normalized);
     if (!mode) return false;
+    // The texture unit filters sRGB coarser than OpenCL allows: between two pixels it gave
+    // channels 1/270 off (CTS image_streams, 1D, linear CL_sRGBA and CL_sBGRA on the H100);
+    // its nearest pixel is right.
+    if (format.srgb && linear) return false;
     CUDA_TEXTURE_DESC texture{};
     texture.addressMode[0] = texture.addressMode[1] = texture.addressMode[2] = *mode;
     texture.filterMode = linear ? CU_TR_FILTER_MODE_LINEAR : CU_TR_FILTER_MODE_POINT;
