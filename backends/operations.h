@@ -131,9 +131,14 @@ struct LaunchKernel {
   InlineVector<KernelArgument, 8> arguments;
   InlineVector<std::byte, 64> bytes;  // the by-value arguments, each aligned for its type
   size_t printf_buffer_size = 0;  // CL_DEVICE_PRINTF_BUFFER_SIZE
-  // Every read-only 2D image argument has a texture for each sampler state on this device
-  // (ImageSampling::serves_every_state): the launch may take the kernel's textured code.
+  // Every read-only image argument of a type textures serve (sampled_through_textures) has a
+  // texture for each sampler state on this device (ImageSampling::serves_every_state): the
+  // launch may take the kernel's textured code.
   bool sampled_images_in_hardware = false;
+  // Shared memory the kernel's arguments point into whose pages are likely elsewhere (another
+  // device's kernel or the host used them last): moved to this device first, where moving
+  // them is cheaper than the kernel's faults. Only a matter of speed.
+  std::vector<SharedRange> prefetch;
 };
 
 struct RecordedOperations;

@@ -234,6 +234,7 @@ Enqueued enqueue_operation(CudaContext& context, CUstream stream, const Operatio
       [&](const auto& alternative) -> Enqueued {
         using Kind = std::decay_t<decltype(alternative)>;
         if constexpr (std::is_same_v<Kind, op::LaunchKernel>) {
+          if (!alternative.prefetch.empty()) prefetch_shared(context, stream, op::Migrate{{}, false, alternative.prefetch});
           return enqueue_kernel_launch(context, stream, alternative);
         } else if constexpr (std::is_same_v<Kind, op::CommandList>) {
           return enqueue_command_list(context, stream, *alternative.recorded);

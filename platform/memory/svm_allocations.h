@@ -54,12 +54,20 @@ class SvmAllocations {
   };
   void note_map(const void* pointer, MapRecord record);
   MapRecord take_map(const void* pointer);
+  // A kernel on `device` is about to use the allocation that starts at `base`: true when the
+  // kernel before it ran elsewhere or the host mapped the allocation since (its pages may be
+  // elsewhere: worth moving ahead of the kernel). False for the first use.
+  bool note_kernel_use(const void* base, const Device& device);
 
  private:
   struct Entry {
     SvmAllocation allocation;
     std::unique_ptr<backend::Memory> memory;
+    const Device* last_kernel_device = nullptr;  // null: no kernel yet, or mapped since
+    bool used = false;                           // by a kernel or a map
   };
+  // The entry that holds `address`, or end(); the lock is held.
+  std::map<const char*, Entry>::iterator holder_locked(const char* address);
   mutable std::shared_mutex mutex_;
   std::map<const char*, Entry> by_base_;
   std::multimap<const void*, MapRecord> maps_;

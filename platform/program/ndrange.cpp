@@ -83,6 +83,28 @@ backend::op::LaunchKernel& set_launch_operation(Queue& queue, const Kernel& kern
   return launch;
 }
 
+// Coarse-grain SVM that a pointer argument points into, made on this device (managed memory)
+// and used last by another device's kernel or mapped by the host since: its pages move here
+// before the launch, at the bus's speed, rather than as the kernel faults on them. Fine grain
+// stays where it is: the host may be working on it while the kernel runs.
+void prefetch_svm_arguments(const Queue& queue, const Kernel& kernel, const std::vector<KernelArgValue>& args,
+                            backend::op::LaunchKernel& launch) {
+  Context& context = kernel.context();
+  if (context.devices().size() < 2) return;  // one device: nothing else moves the pages
+  for (cl_uint i = 0; i < args.size(); ++i) {
+    if (args[i].device_pointer || args[i].bytes.size() != sizeof(uint64_t) || !kernel.takes_global_pointer(i)) continue;
+    uint64_t address = 0;
+    std::memcpy(&address, args[i].bytes.data(), sizeof address);
+    const std::optional<SvmAllocation> allocation = context.svm().find(reinterpret_cast<const void*>(address));
+    if (!allocation || allocation->fine_grain()) continue;
+    // Every device's kernels count, but only the device that made the memory moves its pages.
+    const bool elsewhere = context.svm().note_kernel_use(allocation->base, queue.device());
+    if (elsewhere && allocation->device == &queue.device()) {
+      launch.prefetch.push_back({allocation->location(queue.device(), allocation->base), allocation->size});
+    }
+  }
+}
+
 }  // namespace
 
 CommandSpec ndrange_kernel(Queue& queue, Kernel& kernel, cl_uint work_dim, const size_t* global_work_offset,
@@ -109,6 +131,7 @@ CommandSpec ndrange_kernel_with(Queue& queue, Kernel& kernel, const std::vector<
   check(Kernel::local_memory_size(code, args) <= description.local_mem_size, CL_OUT_OF_RESOURCES);
   backend::op::LaunchKernel& launch = set_launch_operation(queue, kernel, code, args, spec);
   note_device_pointer_accesses(queue, kernel, args, spec);
+  prefetch_svm_arguments(queue, kernel, args, launch);
   launch.range = range;
   launch.printf_buffer_size = description.printf_buffer_size;
   bool empty = false;

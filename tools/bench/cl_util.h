@@ -47,6 +47,24 @@ using Program = Owned<cl_program, clReleaseProgram>;
 using Kernel = Owned<cl_kernel, clReleaseKernel>;
 using Event = Owned<cl_event, clReleaseEvent>;
 
+// One clSVMAlloc allocation (CL_MEM_READ_WRITE, coarse grain), freed with its context still
+// alive.
+class SvmAllocation {
+ public:
+  SvmAllocation(cl_context context, std::size_t bytes)
+      : context_(context), pointer_(clSVMAlloc(context, CL_MEM_READ_WRITE, bytes, 0)) {
+    if (!pointer_) throw ClError("clSVMAlloc", CL_OUT_OF_RESOURCES);
+  }
+  ~SvmAllocation() { clSVMFree(context_, pointer_); }
+  SvmAllocation(const SvmAllocation&) = delete;
+  SvmAllocation& operator=(const SvmAllocation&) = delete;
+  void* get() const { return pointer_; }
+
+ private:
+  cl_context context_;
+  void* pointer_;
+};
+
 std::string platform_string(cl_platform_id platform, cl_platform_info param);
 std::string device_string(cl_device_id device, cl_device_info param);
 

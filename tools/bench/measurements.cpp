@@ -37,6 +37,8 @@ const std::array<Metric, kRowCount> kMetrics = {{
     {"kernel: float4 copy on coarse-grain SVM (read+write bytes)", "GB/s", Better::Higher},
     {"clEnqueueSVMMemcpy, coarse-grain SVM to SVM (read+write bytes)", "GB/s", Better::Higher},
     {"SVM map for writing (one word per page written) + unmap + clFinish, coarse grain", "GB/s", Better::Higher},
+    {"  context with the platform's CPU: float4 copy kernel of coarse-grain SVM the CPU device's kernel wrote (+ clFinish)",
+     "GB/s", Better::Higher},
     {"command buffer: replay of 200 empty 1-item kernels + clFinish", "us", Better::Lower},
     {"  the same 200 kernels enqueued one by one + clFinish", "us", Better::Lower},
     {"  the 200 kernels, each updated (one clUpdateMutableCommandsKHR) + replay + clFinish", "us", Better::Lower},
@@ -195,6 +197,7 @@ void measure_device(cl_device_id device, const Settings& settings, Cells& cells)
   }
   // After the kernel rows, which the shared memory it allocates then cannot disturb.
   measure_svm(session, bytes, settings, cells);
+  measure_mixed_svm(device, bytes, settings, cells);
   // Last: a platform that cannot hold two GPUs in one context loses only these rows.
   measure_two_gpus(device, bytes, settings, cells);
 }

@@ -54,6 +54,7 @@ enum Row : std::size_t {
   kSvmKernelCopy,
   kSvmMemcpy,
   kSvmMapUnmap,
+  kMixedSvmAfterHostDevice,
   kCommandBufferReplay,
   kCommandBufferEnqueues,
   kCommandBufferUpdateReplay,
@@ -157,6 +158,10 @@ void measure_svm(const Session& session, std::size_t bytes, const Settings& sett
 // `program` has kernels empty() and integer_loop(global int*, int); `out` is a buffer.
 void measure_command_buffers(const Session& session, cl_program program, cl_mem out, const Settings& settings,
                              Cells& cells);
+
+// The mixed-context SVM row (mixed_svm_measurement.cpp): on a GPU whose platform has a CPU
+// device, the copy kernel on coarse-grain SVM that a kernel on the CPU device wrote just before.
+void measure_mixed_svm(cl_device_id device, std::size_t bytes, const Settings& settings, Cells& cells);
 
 // The two-GPU rows (multi_gpu_measurement.cpp): `device` and its partner, the next GPU of its
 // platform, in one context; a buffer of `bytes` migrated to the partner, and empty kernels

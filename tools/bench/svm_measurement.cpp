@@ -19,23 +19,6 @@ __kernel void copy4(__global const float4* in, __global float4* out) {
 }
 )CLC";
 
-// One clSVMAlloc allocation, freed with its context still alive.
-class SvmAllocation {
- public:
-  SvmAllocation(cl_context context, std::size_t bytes)
-      : context_(context), pointer_(clSVMAlloc(context, CL_MEM_READ_WRITE, bytes, 0)) {
-    if (!pointer_) throw ClError("clSVMAlloc", CL_OUT_OF_RESOURCES);
-  }
-  ~SvmAllocation() { clSVMFree(context_, pointer_); }
-  SvmAllocation(const SvmAllocation&) = delete;
-  SvmAllocation& operator=(const SvmAllocation&) = delete;
-  void* get() const { return pointer_; }
-
- private:
-  cl_context context_;
-  void* pointer_;
-};
-
 void measure_svm_rows(const Session& session, std::size_t bytes, const Settings& settings, Cells& cells) {
   const Row rows[] = {kSvmKernelCopy, kSvmMemcpy, kSvmMapUnmap};
   const auto capabilities = device_value<cl_device_svm_capabilities>(session.device(), CL_DEVICE_SVM_CAPABILITIES);
