@@ -79,6 +79,25 @@ inline int addressed_pixel(float u, int size, cl_addressing_mode addressing) {
   return i;
 }
 
+// Calls body(normalized, addressing, filter) for every sampler state whose results OpenCL
+// defines (REPEAT and MIRRORED_REPEAT take normalized coordinates only), inside a trace that
+// names the state; stops at the first fatal failure.
+template <class Body>
+void for_each_defined_sampler_state(Body&& body) {
+  for (cl_bool normalized : {CL_FALSE, CL_TRUE}) {
+    for (cl_addressing_mode addressing : {CL_ADDRESS_NONE, CL_ADDRESS_CLAMP_TO_EDGE, CL_ADDRESS_CLAMP,
+                                          CL_ADDRESS_REPEAT, CL_ADDRESS_MIRRORED_REPEAT}) {
+      if ((addressing == CL_ADDRESS_REPEAT || addressing == CL_ADDRESS_MIRRORED_REPEAT) && !normalized) continue;
+      for (cl_filter_mode filter : {CL_FILTER_NEAREST, CL_FILTER_LINEAR}) {
+        SCOPED_TRACE(testing::Message() << "normalized " << normalized << " addressing 0x" << std::hex << addressing
+                                        << " filter 0x" << filter);
+        body(normalized, addressing, filter);
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
 // A sampler, released at scope exit.
 class Sampler {
  public:

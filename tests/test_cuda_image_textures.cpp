@@ -159,48 +159,39 @@ TEST_F(CudaImageTextures, EverySamplerStateReadsWhatTheSpecificationSays) {
     if (x < 0 || y < 0 || x >= static_cast<int>(kWidth) || y >= static_cast<int>(kHeight)) return 0.0f;
     return bytes[(static_cast<size_t>(y) * kWidth + x) * 4 + c] / 255.0f;
   };
-  for (cl_bool normalized : {CL_FALSE, CL_TRUE}) {
-    for (cl_addressing_mode addressing : {CL_ADDRESS_NONE, CL_ADDRESS_CLAMP_TO_EDGE, CL_ADDRESS_CLAMP,
-                                          CL_ADDRESS_REPEAT, CL_ADDRESS_MIRRORED_REPEAT}) {
-      const bool repeat = addressing == CL_ADDRESS_REPEAT, mirror = addressing == CL_ADDRESS_MIRRORED_REPEAT;
-      if ((repeat || mirror) && !normalized) continue;  // undefined
-      for (cl_filter_mode filter : {CL_FILTER_NEAREST, CL_FILTER_LINEAR}) {
-        SCOPED_TRACE(testing::Message() << "normalized " << normalized << " addressing 0x" << std::hex << addressing
-                                        << " filter 0x" << filter);
-        const bool linear = filter == CL_FILTER_LINEAR;
-        // Pixel coordinates u = k + 0.3 or k + 0.7 (never near an edge or a centre), across
-        // the image and, except for NONE, past it.
-        std::vector<float> coords, pixel_coords;
-        const int from = addressing == CL_ADDRESS_NONE ? 1 : -5, to = addressing == CL_ADDRESS_NONE ? 60 : 70;
-        for (int k = from; k < to; k += 3) {
-          const float u = k + (k % 2 ? 0.3f : 0.7f), v = (k % 13) + 0.3f;
-          pixel_coords.insert(pixel_coords.end(), {u, v});
-          coords.insert(coords.end(), {normalized ? u / kWidth : u, normalized ? v / kHeight : v});
+  for_each_defined_sampler_state([&](cl_bool normalized, cl_addressing_mode addressing, cl_filter_mode filter) {
+    const bool linear = filter == CL_FILTER_LINEAR;
+    // Pixel coordinates u = k + 0.3 or k + 0.7 (never near an edge or a centre), across
+    // the image and, except for NONE, past it.
+    std::vector<float> coords, pixel_coords;
+    const int from = addressing == CL_ADDRESS_NONE ? 1 : -5, to = addressing == CL_ADDRESS_NONE ? 60 : 70;
+    for (int k = from; k < to; k += 3) {
+      const float u = k + (k % 2 ? 0.3f : 0.7f), v = (k % 13) + 0.3f;
+      pixel_coords.insert(pixel_coords.end(), {u, v});
+      coords.insert(coords.end(), {normalized ? u / kWidth : u, normalized ? v / kHeight : v});
+    }
+    Sampler s(context(), normalized, addressing, filter);
+    const std::vector<float> got = sample_f(image.get(), s, coords);
+    auto index = [&](float u, int size) { return addressed_pixel(u, size, addressing); };
+    for (size_t k = 0; k < pixel_coords.size() / 2; ++k) {
+      const float u = pixel_coords[2 * k], v = pixel_coords[2 * k + 1];
+      for (int c = 0; c < 4; ++c) {
+        float expected;
+        if (!linear) {
+          expected = texel(index(u, kWidth), index(v, kHeight), c);
+        } else {
+          const float a = u - 0.5f - std::floor(u - 0.5f), b = v - 0.5f - std::floor(v - 0.5f);
+          const float u0 = std::floor(u - 0.5f) + 0.5f, v0 = std::floor(v - 0.5f) + 0.5f;
+          const int x0 = index(u0, kWidth), x1 = index(u0 + 1, kWidth);
+          const int y0 = index(v0, kHeight), y1 = index(v0 + 1, kHeight);
+          expected = (1 - a) * (1 - b) * texel(x0, y0, c) + a * (1 - b) * texel(x1, y0, c) +
+                     (1 - a) * b * texel(x0, y1, c) + a * b * texel(x1, y1, c);
         }
-        Sampler s(context(), normalized, addressing, filter);
-        const std::vector<float> got = sample_f(image.get(), s, coords);
-        auto index = [&](float u, int size) { return addressed_pixel(u, size, addressing); };
-        for (size_t k = 0; k < pixel_coords.size() / 2; ++k) {
-          const float u = pixel_coords[2 * k], v = pixel_coords[2 * k + 1];
-          for (int c = 0; c < 4; ++c) {
-            float expected;
-            if (!linear) {
-              expected = texel(index(u, kWidth), index(v, kHeight), c);
-            } else {
-              const float a = u - 0.5f - std::floor(u - 0.5f), b = v - 0.5f - std::floor(v - 0.5f);
-              const float u0 = std::floor(u - 0.5f) + 0.5f, v0 = std::floor(v - 0.5f) + 0.5f;
-              const int x0 = index(u0, kWidth), x1 = index(u0 + 1, kWidth);
-              const int y0 = index(v0, kHeight), y1 = index(v0 + 1, kHeight);
-              expected = (1 - a) * (1 - b) * texel(x0, y0, c) + a * (1 - b) * texel(x1, y0, c) +
-                         (1 - a) * b * texel(x0, y1, c) + a * b * texel(x1, y1, c);
-            }
-            ASSERT_NEAR(got[k * 4 + c], expected, linear ? 2.0f / 256 : 1e-6f)
-                << "pixel coordinate (" << u << ", " << v << ") channel " << c;
-          }
-        }
+        ASSERT_NEAR(got[k * 4 + c], expected, linear ? 2.0f / 256 : 1e-6f)
+            << "pixel coordinate (" << u << ", " << v << ") channel " << c;
       }
     }
-  }
+  });
 }
 
 TEST_F(CudaImageTextures, IntegerFormatsReadTheirValuesThroughTextures) {
