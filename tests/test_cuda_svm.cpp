@@ -141,6 +141,43 @@ TEST_F(MixedSvm, BothDevicesUseOneAllocationInTurn) {
   for (cl_kernel kernel : kernels) clReleaseKernel(kernel);
 }
 
+// An allocation the GPU's kernel reaches only through a pointer stored in another one, named
+// with CL_KERNEL_EXEC_INFO_SVM_PTRS, after a kernel on the host device wrote it (the launch
+// moves its pages first): the GPU reads what the host device wrote, then the host device what
+// the GPU wrote.
+TEST_F(MixedSvm, AllocationsListedForAKernelAreCurrentWhereItRuns) {
+  const size_t n = 1 << 16;
+  SvmPointer data(context, CL_MEM_READ_WRITE, n * sizeof(cl_int)), holder(context, CL_MEM_READ_WRITE, sizeof(void*));
+  ASSERT_TRUE(data.get() && holder.get());
+  const std::array<cl_kernel, 2> kernels = kernels_for_each_device(
+      "kernel void add(global int* global* holder, int amount) { (*holder)[get_global_id(0)] += amount; }", "add");
+  ASSERT_TRUE(kernels[0] && kernels[1]);
+  ASSERT_EQ(clEnqueueSVMMap(host_queue(), CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, holder.get(), sizeof(void*), 0,
+                            nullptr, nullptr),
+            CL_SUCCESS);
+  *holder.as<void*>() = data.get();
+  ASSERT_EQ(clEnqueueSVMUnmap(host_queue(), holder.get(), 0, nullptr, nullptr), CL_SUCCESS);
+  const cl_int zero = 0;
+  ASSERT_EQ(clEnqueueSVMMemFill(host_queue(), data.get(), &zero, 4, n * 4, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clFinish(host_queue()), CL_SUCCESS);
+  void* listed[] = {data.get()};
+  const cl_int amounts[] = {1, 10, 100, 1000};
+  for (int step = 0; step < 4; ++step) {
+    const size_t d = step % 2;
+    cl_kernel kernel = kernels[d];
+    ASSERT_EQ(clSetKernelArgSVMPointer(kernel, 0, holder.get()), CL_SUCCESS);
+    ASSERT_EQ(clSetKernelArg(kernel, 1, sizeof(cl_int), &amounts[step]), CL_SUCCESS);
+    ASSERT_EQ(clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof listed, listed), CL_SUCCESS);
+    ASSERT_EQ(clEnqueueNDRangeKernel(queues[d], kernel, 1, nullptr, &n, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clFinish(queues[d]), CL_SUCCESS);
+  }
+  ASSERT_EQ(clEnqueueSVMMap(host_queue(), CL_TRUE, CL_MAP_READ, data.get(), n * 4, 0, nullptr, nullptr), CL_SUCCESS);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(data.as<cl_int>()[i], 1111) << "at " << i;
+  ASSERT_EQ(clEnqueueSVMUnmap(host_queue(), data.get(), 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clFinish(host_queue()), CL_SUCCESS);
+  for (cl_kernel kernel : kernels) clReleaseKernel(kernel);
+}
+
 // Fine grain with atomics: a kernel on each device adds to one counter while the other runs.
 // Each work-item first says it runs and waits (boundedly) for the other device's first one, and
 // counts whether it saw it, so the test shows that the two kernels overlapped.

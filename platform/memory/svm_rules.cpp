@@ -109,9 +109,16 @@ void set_kernel_exec_info(Kernel& kernel, cl_kernel_exec_info param, size_t size
   check(capabilities != 0, CL_INVALID_OPERATION);
   check(value != nullptr || size == 0, CL_INVALID_VALUE);
   if (param == CL_KERNEL_EXEC_INFO_SVM_PTRS) {
-    // Managed memory and host memory are reached wherever the pointers lead: the list is
-    // checked but asks for nothing more.
+    // Managed memory and host memory are reached wherever the pointers lead: the list only
+    // lets launches move their pages ahead (prefetch_svm_arguments in ndrange.cpp).
     check(size % sizeof(void*) == 0, CL_INVALID_VALUE);
+    std::vector<uint64_t> pointers(size / sizeof(void*));
+    for (size_t i = 0; i < pointers.size(); ++i) {
+      void* pointer = nullptr;
+      std::memcpy(&pointer, static_cast<const char*>(value) + i * sizeof pointer, sizeof pointer);
+      pointers[i] = reinterpret_cast<uintptr_t>(pointer);
+    }
+    kernel.set_svm_pointers(std::move(pointers));
     return;
   }
   check(size == sizeof(cl_bool) && value != nullptr, CL_INVALID_VALUE);

@@ -45,7 +45,8 @@ Kernel::Kernel(const Kernel& other, std::nullptr_t)
     : Object(ObjectKind::Kernel), program_(other.program_), program_pin_(other.program_),
       program_metadata_(other.program_metadata_), metadata_(other.metadata_), devices_(other.devices_),
       args_(other.with_arguments([](const std::vector<KernelArgValue>& args) { return args; })),
-      device_pointers_(other.device_pointers()) {
+      device_pointers_(other.device_pointers()),
+      svm_pointers_(other.svm_pointers()) {
   program_->kernel_created();
 }
 

@@ -89,6 +89,16 @@ class Kernel final : public Object {
     std::lock_guard lock(device_pointers_mutex_);
     return device_pointers_;
   }
+  // CL_KERNEL_EXEC_INFO_SVM_PTRS: the SVM pointers the kernel reaches besides its arguments
+  // (each replaces the list before), whose pages a launch moves as it does its arguments'.
+  void set_svm_pointers(std::vector<uint64_t> pointers) {
+    std::lock_guard lock(device_pointers_mutex_);
+    svm_pointers_ = std::move(pointers);
+  }
+  std::vector<uint64_t> svm_pointers() const {
+    std::lock_guard lock(device_pointers_mutex_);
+    return svm_pointers_;
+  }
 
   // The device's code for this kernel; CL_INVALID_PROGRAM_EXECUTABLE where the program
   // was not built for `device`.
@@ -125,8 +135,9 @@ class Kernel final : public Object {
   std::vector<DeviceCode> devices_;
   mutable std::mutex mutex_;
   std::vector<KernelArgValue> args_;
-  mutable std::mutex device_pointers_mutex_;
+  mutable std::mutex device_pointers_mutex_;  // and svm_pointers_
   std::vector<uint64_t> device_pointers_;
+  std::vector<uint64_t> svm_pointers_;
 };
 
 }  // namespace cucl

@@ -83,26 +83,32 @@ backend::op::LaunchKernel& set_launch_operation(Queue& queue, const Kernel& kern
   return launch;
 }
 
-// Coarse-grain SVM that a pointer argument points into, made on this device (managed memory)
-// and used last by another device's kernel or mapped by the host since: its pages move here
-// before the launch, at the bus's speed, rather than as the kernel faults on them. Fine grain
-// stays where it is: the host may be working on it while the kernel runs.
+// Coarse-grain SVM that a pointer argument (or CL_KERNEL_EXEC_INFO_SVM_PTRS) points into, made
+// on this device (managed memory) and used last by another device's kernel or mapped by the
+// host since: its pages move here before the launch, at the bus's speed, rather than as the
+// kernel faults on them. Fine grain stays where it is: the host may be working on it while the
+// kernel runs.
 void prefetch_svm_arguments(const Queue& queue, const Kernel& kernel, const std::vector<KernelArgValue>& args,
                             backend::op::LaunchKernel& launch) {
   Context& context = kernel.context();
   if (context.devices().size() < 2) return;  // one device: nothing else moves the pages
-  for (cl_uint i = 0; i < args.size(); ++i) {
-    if (args[i].device_pointer || args[i].bytes.size() != sizeof(uint64_t) || !kernel.takes_global_pointer(i)) continue;
-    uint64_t address = 0;
-    std::memcpy(&address, args[i].bytes.data(), sizeof address);
+  const auto consider = [&](uint64_t address) {
     const std::optional<SvmAllocation> allocation = context.svm().find(reinterpret_cast<const void*>(address));
-    if (!allocation || allocation->fine_grain()) continue;
-    // Every device's kernels count, but only the device that made the memory moves its pages.
+    if (!allocation || allocation->fine_grain()) return;
+    // Every device's kernels count, but only the device that made the memory moves its pages
+    // (once: a second pointer into the allocation finds it used here already).
     const bool elsewhere = context.svm().note_kernel_use(allocation->base, queue.device());
     if (elsewhere && allocation->device == &queue.device()) {
       launch.prefetch.push_back({allocation->location(queue.device(), allocation->base), allocation->size});
     }
+  };
+  for (cl_uint i = 0; i < args.size(); ++i) {
+    if (args[i].device_pointer || args[i].bytes.size() != sizeof(uint64_t) || !kernel.takes_global_pointer(i)) continue;
+    uint64_t address = 0;
+    std::memcpy(&address, args[i].bytes.data(), sizeof address);
+    consider(address);
   }
+  for (uint64_t address : kernel.svm_pointers()) consider(address);
 }
 
 }  // namespace
