@@ -244,8 +244,8 @@ TEST_P(FloatAtomics, MinMaxOfNaNsZerosAndInfinitiesFollowTheExtension) {
 
 // C11 load, store, exchange and compare-exchange of atomic_float and atomic_double, global and
 // local: a compare-exchange loop that adds 1.5 counts every update, exchange hands every
-// value on exactly once, and compare-exchange compares representations (as C11 does, as if by
-// memcmp), so a NaN matches itself.
+// value on exactly once, and compare-exchange compares representations (the OpenCL C
+// specification describes it as a memcmp), so a NaN matches itself and +0 does not match -0.
 TEST_P(FloatAtomics, LoadStoreExchangeAndCompareExchange) {
   BuiltProgram program(env, R"(
     kernel void k(volatile global atomic_float* f, volatile global atomic_double* d, global float* got,
