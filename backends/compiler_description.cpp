@@ -69,6 +69,25 @@ void describe_opencl_c_compiler(DeviceDescription& d, const CompilerSetup& setup
   if (setup.all_devices_scope) scopes |= CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
   d.atomic_memory_capabilities = orders | scopes;
   d.atomic_fence_capabilities = orders | scopes | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM;
+  describe_float_atomics(d);
+}
+
+void describe_float_atomics(DeviceDescription& d) {
+  constexpr cl_device_fp_atomic_capabilities_ext everything =
+      CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT | CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT |
+      CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT |
+      CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT;
+  d.single_fp_atomic_capabilities = everything;
+  d.double_fp_atomic_capabilities = everything;
+  d.extensions.push_back({CL_EXT_FLOAT_ATOMICS_EXTENSION_VERSION, CL_EXT_FLOAT_ATOMICS_EXTENSION_NAME});
+  // The version is that of the OpenCL C the extension extends.
+  const cl_version v3 = CL_MAKE_VERSION(3, 0, 0);
+  for (const char* type : {"fp32", "fp64"}) {
+    for (const char* operation : {"global_atomic_add", "local_atomic_add", "global_atomic_min_max",
+                                  "local_atomic_min_max"}) {
+      d.opencl_c_features.push_back({v3, std::string("__opencl_c_ext_") + type + "_" + operation});
+    }
+  }
 }
 
 void report_opencl_3_1_where_complete(DeviceDescription& d) {

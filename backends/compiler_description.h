@@ -22,6 +22,11 @@ struct CompilerSetup {
 
 void describe_opencl_c_compiler(DeviceDescription& d, const CompilerSetup& setup);
 
+// cl_ext_float_atomics for float and double (which every device with a compiler has), in
+// global and local memory: load, store and exchange, add and sub, min and max, with their
+// OpenCL C feature macros. Part of describe_opencl_c_compiler.
+void describe_float_atomics(DeviceDescription& d);
+
 // OpenCL 3.1 for a device that has everything 3.1 requires (a compiler, sub-groups, SPIR-V
 // up to 1.4, the extensions 3.1 promotes), which then also accepts OpenCL C 3.1. Call last.
 void report_opencl_3_1_where_complete(DeviceDescription& d);

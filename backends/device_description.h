@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "backends/float_atomics_ext.h"
+
 namespace cucl::backend {
 
 struct NameVersion {
@@ -163,6 +165,12 @@ struct DeviceDescription {
   cl_device_integer_dot_product_capabilities_khr integer_dot_product_capabilities = 0;
   cl_device_integer_dot_product_acceleration_properties_khr integer_dot_product_8bit{};
   cl_device_integer_dot_product_acceleration_properties_khr integer_dot_product_4x8bit_packed{};
+
+  // cl_ext_float_atomics (answered only where listed in extensions): the atomic operations on
+  // each floating-point type, in global and in local memory.
+  cl_device_fp_atomic_capabilities_ext single_fp_atomic_capabilities = 0;
+  cl_device_fp_atomic_capabilities_ext double_fp_atomic_capabilities = 0;
+  cl_device_fp_atomic_capabilities_ext half_fp_atomic_capabilities = 0;
 
   // cl_khr_device_uuid / cl_khr_pci_bus_info (answered only where listed in extensions)
   std::array<cl_uchar, CL_UUID_SIZE_KHR> uuid{};

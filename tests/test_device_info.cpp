@@ -133,6 +133,8 @@ DEVICE_TEST(UnknownQueriesAndWrongHandlesAreRejected) {
       {CL_DEVICE_WARP_SIZE_NV, "cl_nv_device_attribute_query"},
       {cl_device_info{0x4009}, "cl_nv_device_attribute_query"},  // CL_DEVICE_PCI_SLOT_ID_NV
       {cl_device_info{0x400A}, "cl_nv_device_attribute_query"},  // CL_DEVICE_PCI_DOMAIN_ID_NV
+      {cl_device_info{0x4231}, "cl_ext_float_atomics"},  // CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT
+      {cl_device_info{0x4233}, "cl_ext_float_atomics"},  // CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT
   };
   for (const auto& [param, extension] : extension_queries) {
     size_t size = 0;
@@ -468,6 +470,12 @@ DEVICE_TEST(SpirvQueriesFollowTheReportedFeatures) {
   for (const char* name : extensions) names.insert(name);
   EXPECT_EQ(names.count("SPV_KHR_integer_dot_product"), size_t(has_extension(device, "cl_khr_integer_dot_product")));
   EXPECT_EQ(names.count("SPV_KHR_bit_instructions"), size_t(has_extension(device, "cl_khr_extended_bit_ops")));
+  // cl_ext_float_atomics with fp32 and fp64 add and min/max (test_builtins_float_atomics
+  // checks the capabilities): AtomicFloat32MinMaxEXT, 64, AtomicFloat32AddEXT, 64.
+  const bool float_atomics = has_extension(device, "cl_ext_float_atomics");
+  for (cl_uint capability : {5612u, 5613u, 6033u, 6034u}) EXPECT_EQ(has(capability), float_atomics) << capability;
+  EXPECT_EQ(names.count("SPV_EXT_shader_atomic_float_add"), size_t(float_atomics));
+  EXPECT_EQ(names.count("SPV_EXT_shader_atomic_float_min_max"), size_t(float_atomics));
 }
 
 // OpenCL 3.1 where the device has what 3.1 requires: sub-groups, SPIR-V 1.0 to 1.4, the

@@ -1,10 +1,12 @@
 """Atomic builtins: the OpenCL 1.x atomic_*/atom_* functions and the C11-style atomics of
-OpenCL C 3.0 6.15.12. All are real atomic instructions, written with the per-target
-operations of include/atomic_support.h (ATOMIC_*, LEGACY_*): clang's __opencl_atomic_* and
-__atomic_* builtins on the host, where work-groups run in parallel threads; the __sync and
-__nvvm builtins with membar fences on nvptx64."""
+OpenCL C 3.0 6.15.12, with cl_ext_float_atomics' add, sub, min and max of atomic_float and
+atomic_double. All are real atomic instructions (or compare-and-swap loops of them), written
+with the per-target operations of include/atomic_support.h (ATOMIC_*, LEGACY_*): clang's
+__opencl_atomic_* and __atomic_* builtins on the host, where work-groups run in parallel
+threads; the __sync and __nvvm builtins with membar fences on nvptx64."""
 
 NAMED = ["__global", "__local"]
+FLOATING = ["float", "double"]
 INCLUDE = '#include "atomic_support.h"\n\n'
 LEGACY_OPS = {"add": "LEGACY_FETCH(add, p, v)",
               "sub": "LEGACY_FETCH(sub, p, v)",
@@ -37,6 +39,14 @@ def legacy():
     for space in LEGACY_SPACES:
         out.append(f"OVLD float atomic_xchg(volatile {space} float *p, float v) {{\n"
                    f"  return as_float(LEGACY_EXCHANGE((volatile {space} uint *)p, as_uint(v)));\n}}\n")
+    # No OpenCL C program can call these (no header declares them): the SPIR-V translator
+    # reads OpAtomicFAddEXT, OpAtomicFMinEXT and OpAtomicFMaxEXT as them (a subtraction is an
+    # OpAtomicFAddEXT of the negated operand).
+    for t in FLOATING:
+        for space in LEGACY_SPACES:
+            for op in ("add", "min", "max"):
+                out.append(f"OVLD {t} atomic_{op}(volatile {space} {t} *p, {t} v) "
+                           f"{{ return LEGACY_FETCH_FLOAT({op}, {t}, p, v); }}\n")
     return "".join(out)
 
 
@@ -105,6 +115,12 @@ def c11():
                        f"{{ return ATOMIC_EXCHANGE(int, (volatile {space} atomic_int *)obj, 1, {order}, {scope}) != 0; }}\n")
             out.append(f"OVLD void atomic_flag_clear{suffix}({f}{extra}) "
                        f"{{ ATOMIC_STORE(int, (volatile {space} atomic_int *)obj, 0, {order}, {scope}); }}\n")
+        # cl_ext_float_atomics gives the named spaces every form too.
+        for suffix, extra, order, scope in c11_variants(""):
+            for t in FLOATING:
+                for op in ("add", "sub", "min", "max"):
+                    out.append(f"OVLD {t} atomic_fetch_{op}{suffix}({obj(t)}, {t} v{extra}) "
+                               f"{{ return ATOMIC_FETCH_FLOAT({op}, {t}, obj, v, {order}, {scope}); }}\n")
     return "".join(out)
 
 

@@ -13,7 +13,18 @@
 // of the operation's scope before (release) and after (acquire) the access. Legacy atomics
 // (atomic_add, atom_add, ...) are relaxed at device scope, which is what OpenCL 1.x asked of
 // them.
+//
+// cl_ext_float_atomics (float and double; ATOMIC_FETCH_FLOAT, LEGACY_FETCH_FLOAT): add and sub
+// are LLVM's atomicrmw fadd/fsub (one atom.add.f32/.f64 on nvptx64, a compare-and-swap loop on
+// x86), min and max compare-and-swap loops on both targets.
 #pragma once
+
+// Floating-point min and max: whether the operand `v` replaces the `stored` value. As the
+// extension asks, min(x, qNaN) = min(qNaN, x) = x: a NaN operand never replaces a number,
+// and a number always replaces a stored NaN. Of two zeros the stored one stays (the
+// extension lets either be the result). A value that stays is not written again.
+#define FLOAT_MIN_REPLACES(stored, v) ((v) < (stored) || (__builtin_isnan(stored) && !__builtin_isnan(v)))
+#define FLOAT_MAX_REPLACES(stored, v) ((v) > (stored) || (__builtin_isnan(stored) && !__builtin_isnan(v)))
 
 #ifdef __NVPTX__
 
@@ -82,7 +93,6 @@ NVPTX_INTEGER_ATOMICS(uint, ui)
 NVPTX_INTEGER_ATOMICS(long, l)
 NVPTX_INTEGER_ATOMICS(ulong, ul)
 #undef NVPTX_INTEGER_ATOMICS
-#undef NVPTX_RMW
 
 // float and double atomics work on the bits (compare-exchange compares representations).
 #define NVPTX_FLOAT_ATOMICS(T, BITS)                                                        \
@@ -107,6 +117,44 @@ NVPTX_FLOAT_ATOMICS(float, uint)
 NVPTX_FLOAT_ATOMICS(double, ulong)
 #undef NVPTX_FLOAT_ATOMICS
 
+// Floating-point add is LLVM's atomicrmw fadd, which the NVPTX back end selects as one
+// atom.add.f32 or atom.add.f64. clang allows __nvvm_atom_add_gen_d only where the target has
+// sm_60, which this library (built for no particular GPU) lacks, so that one function is
+// built for sm_60; the kernel's code generator, which targets the device, emits atom.add.f64
+// from sm_60 on and a compare-and-swap loop below.
+OVLD static inline float nvptx_device_fetch_add(volatile float *p, float v) {
+  return __nvvm_atom_add_gen_f(p, v);
+}
+__attribute__((target("sm_60"))) OVLD static inline double nvptx_device_fetch_add(volatile double *p, double v) {
+  return __nvvm_atom_add_gen_d(p, v);
+}
+// Floating-point min and max are compare-and-swap loops (PTX 7.5 has no floating-point atom
+// min or max), relaxed, between the fences of the order.
+#define NVPTX_FLOAT_MIN_MAX(name, T, REPLACES)                                              \
+  OVLD static inline T nvptx_atomic_##name(volatile T *p, T v, memory_order order,          \
+                                           memory_scope scope) {                            \
+    if (nvptx_releases(order)) nvptx_fence(scope);                                          \
+    T stored = *p;                                                                          \
+    while (REPLACES(stored, v) && !nvptx_atomic_compare_exchange(p, &stored, v,             \
+               memory_order_relaxed, memory_order_relaxed, scope)) {}                      \
+    if (nvptx_acquires(order)) nvptx_fence(scope);                                          \
+    return stored;                                                                          \
+  }
+// Subtraction adds the negated operand: a - v and a + (-v) are the same IEEE operation.
+#define NVPTX_FLOAT_ARITHMETIC(T)                                                           \
+  NVPTX_RMW(fetch_add, T, nvptx_device_fetch_add)                                           \
+  OVLD static inline T nvptx_atomic_fetch_sub(volatile T *p, T v, memory_order order,       \
+                                              memory_scope scope) {                         \
+    return nvptx_atomic_fetch_add(p, -v, order, scope);                                     \
+  }                                                                                         \
+  NVPTX_FLOAT_MIN_MAX(fetch_min, T, FLOAT_MIN_REPLACES)                                     \
+  NVPTX_FLOAT_MIN_MAX(fetch_max, T, FLOAT_MAX_REPLACES)
+NVPTX_FLOAT_ARITHMETIC(float)
+NVPTX_FLOAT_ARITHMETIC(double)
+#undef NVPTX_FLOAT_ARITHMETIC
+#undef NVPTX_FLOAT_MIN_MAX
+#undef NVPTX_RMW
+
 // C11-style atomics: obj points to an atomic type T (in any address space).
 #define ATOMIC_STORE(T, obj, v, order, scope) nvptx_atomic_store((volatile T *)(obj), v, order, scope)
 #define ATOMIC_LOAD(T, obj, order, scope) nvptx_atomic_load((volatile T *)(obj), order, scope)
@@ -116,13 +164,48 @@ NVPTX_FLOAT_ATOMICS(double, ulong)
   nvptx_atomic_compare_exchange((volatile T *)(obj), expected, desired, success, failure, scope)
 #define ATOMIC_FETCH(op, T, obj, v, order, scope)                                           \
   nvptx_atomic_fetch_##op((volatile T *)(obj), v, order, scope)
+#define ATOMIC_FETCH_FLOAT(op, T, obj, v, order, scope) ATOMIC_FETCH(op, T, obj, v, order, scope)
 
 // OpenCL 1.x atomics: p points to a plain int, uint, long or ulong.
 #define LEGACY_FETCH(op, p, v) nvptx_atomic_fetch_##op(p, v, memory_order_relaxed, memory_scope_device)
 #define LEGACY_EXCHANGE(p, v) nvptx_atomic_exchange(p, v, memory_order_relaxed, memory_scope_device)
 #define LEGACY_COMPARE_EXCHANGE(p, cmp, v) __sync_val_compare_and_swap(p, cmp, v)
+#define LEGACY_FETCH_FLOAT(op, T, p, v) LEGACY_FETCH(op, p, v)
 
 #else
+
+// What a compare-and-swap that fails, or a min or max that writes nothing, promises of an
+// order: its load half.
+static inline memory_order host_load_order(memory_order order) {
+  if (order == memory_order_release) return memory_order_relaxed;
+  return order == memory_order_acq_rel ? memory_order_acquire : order;
+}
+// Floating-point add and sub are clang's (atomicrmw fadd/fsub); min and max, which clang 15
+// has only for integers, are compare-and-swap loops.
+#define HOST_FLOAT_MIN_MAX(name, T, REPLACES)                                               \
+  OVLD static inline T host_atomic_##name(volatile atomic_##T *obj, T v, memory_order order, \
+                                          memory_scope scope) {                             \
+    const memory_order load_order = host_load_order(order);                                 \
+    T stored = __opencl_atomic_load(obj, load_order, scope);                                \
+    while (REPLACES(stored, v) &&                                                           \
+           !__opencl_atomic_compare_exchange_weak(obj, &stored, v, order, load_order, scope)) {} \
+    return stored;                                                                          \
+  }
+#define HOST_FLOAT_ATOMICS(T)                                                               \
+  OVLD static inline T host_atomic_fetch_add(volatile atomic_##T *obj, T v, memory_order order, \
+                                             memory_scope scope) {                          \
+    return __opencl_atomic_fetch_add(obj, v, order, scope);                                 \
+  }                                                                                         \
+  OVLD static inline T host_atomic_fetch_sub(volatile atomic_##T *obj, T v, memory_order order, \
+                                             memory_scope scope) {                          \
+    return __opencl_atomic_fetch_sub(obj, v, order, scope);                                 \
+  }                                                                                         \
+  HOST_FLOAT_MIN_MAX(fetch_min, T, FLOAT_MIN_REPLACES)                                      \
+  HOST_FLOAT_MIN_MAX(fetch_max, T, FLOAT_MAX_REPLACES)
+HOST_FLOAT_ATOMICS(float)
+HOST_FLOAT_ATOMICS(double)
+#undef HOST_FLOAT_ATOMICS
+#undef HOST_FLOAT_MIN_MAX
 
 #define ATOMIC_STORE(T, obj, v, order, scope) __opencl_atomic_store(obj, v, order, scope)
 #define ATOMIC_LOAD(T, obj, order, scope) __opencl_atomic_load(obj, order, scope)
@@ -130,10 +213,13 @@ NVPTX_FLOAT_ATOMICS(double, ulong)
 #define ATOMIC_COMPARE_EXCHANGE(strength, T, obj, expected, desired, success, failure, scope) \
   __opencl_atomic_compare_exchange_##strength(obj, expected, desired, success, failure, scope)
 #define ATOMIC_FETCH(op, T, obj, v, order, scope) __opencl_atomic_fetch_##op(obj, v, order, scope)
+#define ATOMIC_FETCH_FLOAT(op, T, obj, v, order, scope)                                     \
+  host_atomic_fetch_##op((volatile atomic_##T *)(obj), v, order, scope)
 
 #define LEGACY_FETCH(op, p, v) __atomic_fetch_##op(p, v, __ATOMIC_SEQ_CST)
 #define LEGACY_EXCHANGE(p, v) __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST)
 #define LEGACY_COMPARE_EXCHANGE(p, cmp, v)                                                  \
   (__atomic_compare_exchange_n(p, &(cmp), v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST), (cmp))
+#define LEGACY_FETCH_FLOAT(op, T, p, v) ATOMIC_FETCH_FLOAT(op, T, p, v, memory_order_seq_cst, memory_scope_device)
 
 #endif

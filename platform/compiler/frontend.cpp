@@ -35,7 +35,7 @@ constexpr std::string_view kExtensionsUnknownToClang[] = {
     "cl_khr_extended_bit_ops", "cl_khr_subgroup_extended_types", "cl_khr_subgroup_shuffle",
     "cl_khr_subgroup_shuffle_relative", "cl_khr_subgroup_rotate", "cl_khr_subgroup_non_uniform_vote",
     "cl_khr_subgroup_ballot", "cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_clustered_reduce",
-    "cl_khr_integer_dot_product"};
+    "cl_khr_integer_dot_product", "cl_ext_float_atomics"};
 
 std::vector<std::string> clang_arguments(const FrontendRequest& request, const backend::DeviceDescription& device) {
   const std::string resource_dir = CUCL_CLANG_RESOURCE_DIR;

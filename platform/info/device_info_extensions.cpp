@@ -4,6 +4,7 @@
 
 #include <array>
 
+#include "backends/float_atomics_ext.h"
 #include "platform/command_buffer/command_buffer_rules.h"
 #include "platform/command_buffer/mutable_dispatch_rules.h"
 #include "platform/info/name_version.h"
@@ -41,6 +42,9 @@ constexpr ExtensionQuery kExtensionQueries[] = {
     {CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR, "cl_khr_command_buffer"},
     {CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR, "cl_khr_command_buffer"},
     {CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR, "cl_khr_command_buffer_mutable_dispatch"},
+    {CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT, "cl_ext_float_atomics"},
+    {CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT, "cl_ext_float_atomics"},
+    {CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT, "cl_ext_float_atomics"},
 };
 
 template <class T, size_t N>
@@ -79,6 +83,9 @@ bool device_extension_info(const Device& device, cl_device_info param, InfoWrite
     case CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR: out.scalar(kCommandBufferQueueProperties); break;
     case CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR: out.scalar(cl_command_queue_properties{0}); break;
     case CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR: out.scalar(kMutableDispatchFields); break;
+    case CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT: out.scalar(d.single_fp_atomic_capabilities); break;
+    case CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT: out.scalar(d.double_fp_atomic_capabilities); break;
+    case CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT: out.scalar(d.half_fp_atomic_capabilities); break;
     default: return false;
   }
   return true;

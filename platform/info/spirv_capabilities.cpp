@@ -41,11 +41,32 @@ enum Capability : cl_uint {
   kDotProduct = 6019,
   kBitInstructions = 6025,
   kGroupNonUniformRotateKHR = 6026,
+  kAtomicFloat32MinMaxEXT = 5612,
+  kAtomicFloat64MinMaxEXT = 5613,
+  kAtomicFloat32AddEXT = 6033,
+  kAtomicFloat64AddEXT = 6034,
 };
 
 bool has_feature(const backend::DeviceDescription& d, const char* name) {
   return std::any_of(d.opencl_c_features.begin(), d.opencl_c_features.end(),
                      [&](const backend::NameVersion& feature) { return feature.name == name; });
+}
+
+// cl_ext_float_atomics: OpAtomicFAddEXT and OpAtomicFMin/FMaxEXT for each type whose
+// add or min/max the device has, in either memory.
+void add_float_atomics(SpirvSupport& s, const backend::DeviceDescription& d) {
+  constexpr cl_device_fp_atomic_capabilities_ext add = CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT |
+                                                       CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT;
+  constexpr cl_device_fp_atomic_capabilities_ext min_max = CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT |
+                                                           CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT;
+  const auto single = d.single_fp_atomic_capabilities;
+  const auto twice = d.double_fp_atomic_capabilities;
+  if ((single | twice) & add) s.extensions.push_back("SPV_EXT_shader_atomic_float_add");
+  if ((single | twice) & min_max) s.extensions.push_back("SPV_EXT_shader_atomic_float_min_max");
+  if (single & add) s.capabilities.push_back(kAtomicFloat32AddEXT);
+  if (twice & add) s.capabilities.push_back(kAtomicFloat64AddEXT);
+  if (single & min_max) s.capabilities.push_back(kAtomicFloat32MinMaxEXT);
+  if (twice & min_max) s.capabilities.push_back(kAtomicFloat64MinMaxEXT);
 }
 
 }  // namespace
@@ -84,6 +105,7 @@ SpirvSupport spirv_support(const backend::DeviceDescription& d) {
   with_extension("cl_khr_subgroup_rotate", {kGroupNonUniformRotateKHR}, "SPV_KHR_subgroup_rotate");
   with_extension("cl_khr_subgroup_shuffle", {kGroupNonUniformShuffle});
   with_extension("cl_khr_subgroup_shuffle_relative", {kGroupNonUniformShuffleRelative});
+  if (contains_name(d.extensions, "cl_ext_float_atomics")) add_float_atomics(s, d);
   std::sort(s.capabilities.begin(), s.capabilities.end());
   s.capabilities.erase(std::unique(s.capabilities.begin(), s.capabilities.end()), s.capabilities.end());
   return s;

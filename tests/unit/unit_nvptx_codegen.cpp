@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -57,6 +58,7 @@ DeviceDescription nvptx_description() {
   d.image_support = CL_TRUE;
   d.max_work_group_size = 1024;
   cucl::backend::describe_sub_groups(d, 32, /*independent_forward_progress=*/true);
+  cucl::backend::describe_float_atomics(d);
   return d;
 }
 
@@ -659,3 +661,75 @@ kernel void floats(volatile global atomic_float* f, volatile global atomic_doubl
   EXPECT_TRUE(ptxas_accepts(ptx));
 }
 
+
+// cl_ext_float_atomics: add and sub of float and double are one atom (or red) .add.f32/.f64
+// (in global, shared or generic space: the null-preserving casts of legalize_address_space_casts
+// leave most pointers generic), never a compare-and-swap loop; min and max are compare-and-swap
+// loops on the bits; at memory_scope_all_svm_devices add is atom.sys.
+TEST(NvptxCodegen, FloatAtomicAddIsOneInstructionAndMinMaxACompareAndSwapLoop) {
+  const CodegenResult result = compile_for(nvptx_description_with_all_devices_scope(), R"(
+float add_generic(volatile atomic_float* p, float v) { return atomic_fetch_add(p, v); }
+kernel void add_f32(volatile global atomic_float* f, global float* r) {
+  r[get_global_id(0)] = atomic_fetch_add_explicit(f, 1.0f, memory_order_relaxed, memory_scope_device);
+}
+kernel void sub_f32(volatile global atomic_float* f) { atomic_fetch_sub(f, 2.0f); }
+kernel void add_f64(volatile global atomic_double* d, global double* r) {
+  r[get_global_id(0)] = atomic_fetch_add_explicit(d, 1.0, memory_order_relaxed, memory_scope_device);
+}
+kernel void sub_f64(volatile global atomic_double* d) {
+  atomic_fetch_sub_explicit(d, 3.0, memory_order_relaxed, memory_scope_work_group);
+}
+kernel void local_add_f32(global float* out) {
+  local atomic_float l;
+  if (get_local_id(0) == 0) atomic_init(&l, 0.0f);
+  work_group_barrier(CLK_LOCAL_MEM_FENCE);
+  atomic_fetch_add_explicit(&l, 1.0f, memory_order_relaxed, memory_scope_work_group);
+  work_group_barrier(CLK_LOCAL_MEM_FENCE);
+  out[0] = atomic_load(&l);
+}
+kernel void local_add_f64(global double* out) {
+  local atomic_double l;
+  if (get_local_id(0) == 0) atomic_init(&l, 0.0);
+  work_group_barrier(CLK_LOCAL_MEM_FENCE);
+  atomic_fetch_sub_explicit(&l, 1.0, memory_order_relaxed, memory_scope_work_group);
+  work_group_barrier(CLK_LOCAL_MEM_FENCE);
+  out[0] = atomic_load(&l);
+}
+kernel void generic_add(volatile global atomic_float* f) { add_generic(f, 1.0f); }
+kernel void system_add(volatile global atomic_float* f, volatile global atomic_double* d) {
+  atomic_fetch_add_explicit(f, 1.0f, memory_order_relaxed, memory_scope_all_svm_devices);
+  atomic_fetch_sub_explicit(d, 1.0, memory_order_relaxed, memory_scope_all_devices);
+}
+kernel void min_f32(volatile global atomic_float* f) {
+  atomic_fetch_min_explicit(f, 1.0f, memory_order_relaxed, memory_scope_device);
+}
+kernel void max_f64(volatile global atomic_double* d) {
+  atomic_fetch_max_explicit(d, 1.0, memory_order_relaxed, memory_scope_device);
+})");
+  ASSERT_TRUE(result.ok) << result.log;
+  const std::string ptx = decoded(result).ptx;
+  const auto count = [](const std::string& text, const std::string& pattern) {
+    const std::regex instruction(pattern);
+    return std::distance(std::sregex_iterator(text.begin(), text.end(), instruction), std::sregex_iterator());
+  };
+  const std::string any_space = R"((\.global|\.shared)?)";
+  const std::pair<const char*, const char*> single_instruction[] = {
+      {"add_f32", "f32"}, {"sub_f32", "f32"},       {"add_f64", "f64"},
+      {"sub_f64", "f64"}, {"local_add_f32", "f32"}, {"local_add_f64", "f64"}, {"generic_add", "f32"}};
+  for (const auto& [kernel, type] : single_instruction) {
+    const std::string text = entry_text(ptx, kernel);
+    EXPECT_EQ(count(text, "(atom|red)" + any_space + "\\.add\\." + type + "\\s"), 1) << kernel << "\n" << text;
+    EXPECT_EQ(count(text, "\\.cas\\."), 0) << kernel << "\n" << text;
+  }
+  const std::string system = entry_text(ptx, "system_add");
+  EXPECT_EQ(count(system, "atom\\.sys\\.add\\.f32\\s"), 1) << system;
+  EXPECT_EQ(count(system, "atom\\.sys\\.add\\.f64\\s"), 1) << system;
+  const std::pair<const char*, const char*> loops[] = {{"min_f32", "b32"}, {"max_f64", "b64"}};
+  for (const auto& [kernel, bits] : loops) {
+    const std::string text = entry_text(ptx, kernel);
+    EXPECT_EQ(count(text, "atom" + any_space + "\\.cas\\." + bits + "\\s"), 1) << kernel << "\n" << text;
+    EXPECT_GE(count(text, "\\bbra"), 1) << kernel << "\n" << text;
+  }
+  SKIP_WITHOUT_PTXAS();
+  EXPECT_TRUE(ptxas_accepts(ptx));
+}
