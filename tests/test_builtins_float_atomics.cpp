@@ -25,6 +25,10 @@ constexpr cl_bitfield kEveryCapability =
     kGlobalLoadStore | kGlobalAdd | kGlobalMinMax | kLocalLoadStore | kLocalAdd | kLocalMinMax;
 
 constexpr size_t kItems = 1 << 20, kGroup = 256;
+// For the tests where every work-item updates one location with a compare-and-swap loop (float
+// add on GPUs, see atomic_support.h; a compare-exchange loop in the kernel): their retries
+// grow with the number of threads contending, which a GPU has by the hundred thousand.
+constexpr size_t kContendingItems = 1 << 14;
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
@@ -67,19 +71,19 @@ TEST_P(FloatAtomics, AddAndSubCountEveryUpdateUnderContention) {
       atomic_fetch_add_explicit(&f[1], (float)(i % 4), memory_order_relaxed);
       atomic_fetch_sub_explicit(&f[2], 2.0f, memory_order_acq_rel, memory_scope_device);
       add_through_generic(&f[3], -3.0f);
-      for (int k = 0; k < 16; ++k) atomic_fetch_add_explicit(&f[4], 1.0f, memory_order_relaxed);  /* to 2^24 */
+      for (int k = 0; k < 16; ++k) atomic_fetch_add_explicit(&f[4], 1.0f, memory_order_relaxed);
       atomic_fetch_add_explicit(&d[0], (double)i, memory_order_seq_cst, memory_scope_device);
       atomic_fetch_sub(&d[1], (double)(i % 7));
       atomic_fetch_add_explicit(&d[2], 0.5, memory_order_release, memory_scope_work_group);
     })", "-cl-std=CL3.0");
   ASSERT_TRUE(program);
   Launch launch(env, program.kernel("k"));
-  launch.in(std::vector<float>{0, 0, 100, 0, 0}).in(std::vector<double>{0, 1e9, 0}).out<uint32_t>(kItems);
-  launch.run(kItems, kGroup);
+  launch.in(std::vector<float>{0, 0, 100, 0, 0}).in(std::vector<double>{0, 1e9, 0}).out<uint32_t>(kContendingItems);
+  launch.run(kContendingItems, kGroup);
   const auto f = launch.result<float>(0);
   const auto d = launch.result<double>(1);
   const auto tickets = launch.result<uint32_t>(2);
-  const double n = kItems;
+  const double n = kContendingItems;
   EXPECT_EQ(f[0], n);
   EXPECT_EQ(f[1], 1.5 * n);  // 0+1+2+3 every four items
   EXPECT_EQ(f[2], 100 - 2 * n);
@@ -87,10 +91,10 @@ TEST_P(FloatAtomics, AddAndSubCountEveryUpdateUnderContention) {
   EXPECT_EQ(f[4], 16 * n);
   EXPECT_EQ(d[0], n * (n - 1) / 2);
   double sevens = 0;
-  for (size_t i = 0; i < kItems; ++i) sevens += double(i % 7);
+  for (size_t i = 0; i < kContendingItems; ++i) sevens += double(i % 7);
   EXPECT_EQ(d[1], 1e9 - sevens);
   EXPECT_EQ(d[2], n / 2);
-  EXPECT_EQ(std::count(tickets.begin(), tickets.end(), 1u), std::ptrdiff_t(kItems));
+  EXPECT_EQ(std::count(tickets.begin(), tickets.end(), 1u), std::ptrdiff_t(kContendingItems));
 }
 
 // The same in local memory: each work-group sums into its own __local atomics, which one
@@ -242,6 +246,37 @@ TEST_P(FloatAtomics, MinMaxOfNaNsZerosAndInfinitiesFollowTheExtension) {
   }
 }
 
+// Add and sub keep subnormal operands and results on a device that computes with subnormals
+// (CL_FP_DENORM): PTX's atom.add.f32 would flush them (the CTS's c11_atomics caught it).
+TEST_P(FloatAtomics, AddAndSubKeepSubnormals) {
+  cl_device_fp_config config = 0;
+  ASSERT_EQ(clGetDeviceInfo(env.device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof config, &config, nullptr), CL_SUCCESS);
+  if (!(config & CL_FP_DENORM)) GTEST_SKIP() << "the device flushes float subnormals";
+  BuiltProgram program(env, R"(
+    kernel void k(volatile global atomic_float* f, global const float* operands, global float* old) {
+      size_t i = get_global_id(0);
+      old[i] = i % 2 ? atomic_fetch_sub(&f[i], operands[i]) : atomic_fetch_add(&f[i], operands[i]);
+    })", "-cl-std=CL3.0");
+  ASSERT_TRUE(program);
+  const float tiny = std::numeric_limits<float>::denorm_min(), smallest_normal = std::numeric_limits<float>::min();
+  // (stored, operand): even indices add, odd ones subtract.
+  const std::vector<std::pair<float, float>> cases = {
+      {0.0f, tiny}, {0.0f, tiny}, {tiny, tiny}, {smallest_normal, tiny}, {smallest_normal, -tiny * 3}, {3 * tiny, tiny}};
+  std::vector<float> stored, operands;
+  for (const auto& [s, o] : cases) stored.push_back(s), operands.push_back(o);
+  Launch launch(env, program.kernel("k"));
+  launch.in(stored).in(operands).out<float>(cases.size());
+  launch.run(cases.size(), 1);
+  const auto f = launch.result<float>(0);
+  const auto old = launch.result<float>(2);
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const auto [s, o] = cases[i];
+    const float want = i % 2 ? s - o : s + o;
+    EXPECT_EQ(bits_of(f[i]), bits_of(want)) << i << ": " << s << (i % 2 ? " - " : " + ") << o << " gave " << f[i];
+    EXPECT_EQ(bits_of(old[i]), bits_of(s)) << i;
+  }
+}
+
 // C11 load, store, exchange and compare-exchange of atomic_float and atomic_double, global and
 // local: a compare-exchange loop that adds 1.5 counts every update, exchange hands every
 // value on exactly once, and compare-exchange compares representations (the OpenCL C
@@ -280,26 +315,26 @@ TEST_P(FloatAtomics, LoadStoreExchangeAndCompareExchange) {
     })", "-cl-std=CL3.0");
   ASSERT_TRUE(program);
   Launch launch(env, program.kernel("k"));
-  launch.in(std::vector<float>{0, 0, kNaN, -0.0f, 0}).in(std::vector<double>{0, 0}).out<float>(kItems);
+  launch.in(std::vector<float>{0, 0, kNaN, -0.0f, 0}).in(std::vector<double>{0, 0}).out<float>(kContendingItems);
   launch.out<int>(3);
-  launch.run(kItems, kGroup);
+  launch.run(kContendingItems, kGroup);
   const auto f = launch.result<float>(0);
   const auto d = launch.result<double>(1);
   const auto got = launch.result<float>(2);
   const auto flags = launch.result<int>(3);
-  EXPECT_EQ(f[0], 1.5f * kItems);
-  EXPECT_EQ(d[0], 1.5 * kItems);
+  EXPECT_EQ(f[0], 1.5f * kContendingItems);
+  EXPECT_EQ(d[0], 1.5 * kContendingItems);
   std::vector<float> seen = got;
   seen.push_back(f[1]);
   std::sort(seen.begin(), seen.end());
-  for (size_t i = 0; i <= kItems; ++i) ASSERT_EQ(seen[i], float(i)) << "exchange lost or repeated a value";
+  for (size_t i = 0; i <= kContendingItems; ++i) ASSERT_EQ(seen[i], float(i)) << "exchange lost or repeated a value";
   EXPECT_EQ(flags[0], 1) << "a NaN did not match its own representation";
   EXPECT_EQ(f[2], 5.0f);
   EXPECT_EQ(flags[1], 0) << "+0 matched a stored -0";
   EXPECT_EQ(flags[2], 1);
   EXPECT_EQ(f[3], -0.0f);
-  EXPECT_EQ(f[4], float(kItems));
-  EXPECT_EQ(d[1], 7.0 * (kItems / kGroup));
+  EXPECT_EQ(f[4], float(kContendingItems));
+  EXPECT_EQ(d[1], 7.0 * (kContendingItems / kGroup));
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryDevice, FloatAtomics, ::testing::ValuesIn(all_devices()), device_name);

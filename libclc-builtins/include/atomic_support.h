@@ -15,8 +15,9 @@
 // them.
 //
 // cl_ext_float_atomics (float and double; ATOMIC_FETCH_FLOAT, LEGACY_FETCH_FLOAT): add and sub
-// are LLVM's atomicrmw fadd/fsub (one atom.add.f32/.f64 on nvptx64, a compare-and-swap loop on
-// x86), min and max compare-and-swap loops on both targets.
+// are LLVM's atomicrmw fadd/fsub (one atom.add.f64 for double on nvptx64, a compare-and-swap
+// loop on x86), float add and sub on nvptx64 and min and max on both targets
+// compare-and-swap loops.
 #pragma once
 
 // Floating-point min and max: whether the operand `v` replaces the `stored` value. As the
@@ -117,16 +118,26 @@ NVPTX_FLOAT_ATOMICS(float, uint)
 NVPTX_FLOAT_ATOMICS(double, ulong)
 #undef NVPTX_FLOAT_ATOMICS
 
-// Floating-point add is LLVM's atomicrmw fadd, which the NVPTX back end selects as one
-// atom.add.f32 or atom.add.f64. clang allows __nvvm_atom_add_gen_d only where the target has
-// sm_60, which this library (built for no particular GPU) lacks, so that one function is
-// built for sm_60; the kernel's code generator, which targets the device, emits atom.add.f64
-// from sm_60 on and a compare-and-swap loop below.
-OVLD static inline float nvptx_device_fetch_add(volatile float *p, float v) {
-  return __nvvm_atom_add_gen_f(p, v);
-}
+// Double add is LLVM's atomicrmw fadd, which the NVPTX back end selects as one atom.add.f64.
+// clang allows __nvvm_atom_add_gen_d only where the target has sm_60, which this library
+// (built for no particular GPU) lacks, so that one function is built for sm_60; the kernel's
+// code generator, which targets the device, emits atom.add.f64 from sm_60 on and a
+// compare-and-swap loop below.
 __attribute__((target("sm_60"))) OVLD static inline double nvptx_device_fetch_add(volatile double *p, double v) {
   return __nvvm_atom_add_gen_d(p, v);
+}
+NVPTX_RMW(fetch_add, double, nvptx_device_fetch_add)
+// Float add is a compare-and-swap loop: PTX's atom.add.f32 flushes subnormal operands and
+// results to zero (on the H100 the CTS's c11_atomics read 0 for denorm_min + 0), and the
+// device computes with subnormals (CL_FP_DENORM), which its atomics must keep too.
+OVLD static inline float nvptx_atomic_fetch_add(volatile float *p, float v, memory_order order,
+                                                memory_scope scope) {
+  if (nvptx_releases(order)) nvptx_fence(scope);
+  float stored = *p;
+  while (!nvptx_atomic_compare_exchange(p, &stored, stored + v, memory_order_relaxed, memory_order_relaxed,
+                                        scope)) {}
+  if (nvptx_acquires(order)) nvptx_fence(scope);
+  return stored;
 }
 // Floating-point min and max are compare-and-swap loops (PTX 7.5 has no floating-point atom
 // min or max), relaxed, between the fences of the order.
@@ -142,7 +153,6 @@ __attribute__((target("sm_60"))) OVLD static inline double nvptx_device_fetch_ad
   }
 // Subtraction adds the negated operand: a - v and a + (-v) are the same IEEE operation.
 #define NVPTX_FLOAT_ARITHMETIC(T)                                                           \
-  NVPTX_RMW(fetch_add, T, nvptx_device_fetch_add)                                           \
   OVLD static inline T nvptx_atomic_fetch_sub(volatile T *p, T v, memory_order order,       \
                                               memory_scope scope) {                         \
     return nvptx_atomic_fetch_add(p, -v, order, scope);                                     \

@@ -662,11 +662,12 @@ kernel void floats(volatile global atomic_float* f, volatile global atomic_doubl
 }
 
 
-// cl_ext_float_atomics: add and sub of float and double are one atom (or red) .add.f32/.f64
-// (in global, shared or generic space: the null-preserving casts of legalize_address_space_casts
-// leave most pointers generic), never a compare-and-swap loop; min and max are compare-and-swap
-// loops on the bits; at memory_scope_all_svm_devices add is atom.sys.
-TEST(NvptxCodegen, FloatAtomicAddIsOneInstructionAndMinMaxACompareAndSwapLoop) {
+// cl_ext_float_atomics: add and sub of double are one atom (or red) .add.f64 (in global, shared
+// or generic space: the null-preserving casts of legalize_address_space_casts leave most
+// pointers generic), never a compare-and-swap loop, and atom.sys at memory_scope_all_svm_devices;
+// float add and sub (never atom.add.f32, which flushes subnormals), min and max are
+// compare-and-swap loops on the bits.
+TEST(NvptxCodegen, DoubleAtomicAddIsOneInstructionAndTheRestCompareAndSwapLoops) {
   const CodegenResult result = compile_for(nvptx_description_with_all_devices_scope(), R"(
 float add_generic(volatile atomic_float* p, float v) { return atomic_fetch_add(p, v); }
 kernel void add_f32(volatile global atomic_float* f, global float* r) {
@@ -713,18 +714,18 @@ kernel void max_f64(volatile global atomic_double* d) {
     return std::distance(std::sregex_iterator(text.begin(), text.end(), instruction), std::sregex_iterator());
   };
   const std::string any_space = R"((\.global|\.shared)?)";
-  const std::pair<const char*, const char*> single_instruction[] = {
-      {"add_f32", "f32"}, {"sub_f32", "f32"},       {"add_f64", "f64"},
-      {"sub_f64", "f64"}, {"local_add_f32", "f32"}, {"local_add_f64", "f64"}, {"generic_add", "f32"}};
-  for (const auto& [kernel, type] : single_instruction) {
+  for (const char* kernel : {"add_f64", "sub_f64", "local_add_f64"}) {
     const std::string text = entry_text(ptx, kernel);
-    EXPECT_EQ(count(text, "(atom|red)" + any_space + "\\.add\\." + type + "\\s"), 1) << kernel << "\n" << text;
+    EXPECT_EQ(count(text, "(atom|red)" + any_space + "\\.add\\.f64\\s"), 1) << kernel << "\n" << text;
     EXPECT_EQ(count(text, "\\.cas\\."), 0) << kernel << "\n" << text;
   }
   const std::string system = entry_text(ptx, "system_add");
-  EXPECT_EQ(count(system, "atom\\.sys\\.add\\.f32\\s"), 1) << system;
+  EXPECT_EQ(count(system, "atom\\.sys\\.cas\\.b32\\s"), 1) << system;
   EXPECT_EQ(count(system, "atom\\.sys\\.add\\.f64\\s"), 1) << system;
-  const std::pair<const char*, const char*> loops[] = {{"min_f32", "b32"}, {"max_f64", "b64"}};
+  EXPECT_EQ(count(ptx, "\\.add\\.f32\\s"), 0) << "atom.add.f32 flushes subnormals\n" << ptx;
+  const std::pair<const char*, const char*> loops[] = {{"add_f32", "b32"},       {"sub_f32", "b32"},
+                                                       {"local_add_f32", "b32"}, {"generic_add", "b32"},
+                                                       {"min_f32", "b32"},       {"max_f64", "b64"}};
   for (const auto& [kernel, bits] : loops) {
     const std::string text = entry_text(ptx, kernel);
     EXPECT_EQ(count(text, "atom" + any_space + "\\.cas\\." + bits + "\\s"), 1) << kernel << "\n" << text;
