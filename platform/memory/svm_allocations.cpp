@@ -31,39 +31,37 @@ bool SvmAllocations::free(const void* base) {
   return !node.empty();  // the node's memory goes here, outside the lock
 }
 
-std::map<const char*, SvmAllocations::Entry>::iterator SvmAllocations::holder_locked(const char* address) {
-  auto after = by_base_.upper_bound(address);
-  if (after == by_base_.begin()) return by_base_.end();
+template <class ByBase>
+auto SvmAllocations::holder_locked(ByBase& by_base, const char* address) -> decltype(by_base.begin()) {
+  auto after = by_base.upper_bound(address);
+  if (after == by_base.begin()) return by_base.end();
   auto holder = std::prev(after);
-  return static_cast<size_t>(address - holder->second.allocation.base) < holder->second.allocation.size ? holder
-                                                                                                       : by_base_.end();
+  const SvmAllocation& allocation = holder->second.allocation;
+  return static_cast<size_t>(address - allocation.base) < allocation.size ? holder : by_base.end();
 }
 
-bool SvmAllocations::note_kernel_use(const void* base, const Device& device) {
+std::optional<SvmAllocations::KernelUse> SvmAllocations::note_kernel_use(const void* pointer, const Device& device) {
   std::unique_lock lock(mutex_);
-  auto entry = by_base_.find(static_cast<const char*>(base));
-  if (entry == by_base_.end()) return false;
-  Entry& e = entry->second;
+  auto holder = holder_locked(by_base_, static_cast<const char*>(pointer));
+  if (holder == by_base_.end()) return std::nullopt;
+  Entry& e = holder->second;
   const bool elsewhere = e.used && e.last_kernel_device != &device;
   e.used = true;
   e.last_kernel_device = &device;
-  return elsewhere;
+  return KernelUse{e.allocation, elsewhere};
 }
 
 std::optional<SvmAllocation> SvmAllocations::find(const void* pointer) const {
-  const auto* address = static_cast<const char*>(pointer);
   std::shared_lock lock(mutex_);
-  auto after = by_base_.upper_bound(address);
-  if (after == by_base_.begin()) return std::nullopt;
-  const SvmAllocation& allocation = std::prev(after)->second.allocation;
-  if (static_cast<size_t>(address - allocation.base) >= allocation.size) return std::nullopt;
-  return allocation;
+  auto holder = holder_locked(by_base_, static_cast<const char*>(pointer));
+  if (holder == by_base_.end()) return std::nullopt;
+  return holder->second.allocation;
 }
 
 void SvmAllocations::note_map(const void* pointer, MapRecord record) {
   std::unique_lock lock(mutex_);
   maps_.emplace(pointer, record);
-  if (auto holder = holder_locked(static_cast<const char*>(pointer)); holder != by_base_.end()) {
+  if (auto holder = holder_locked(by_base_, static_cast<const char*>(pointer)); holder != by_base_.end()) {
     holder->second.used = true;
     holder->second.last_kernel_device = nullptr;  // the host's now
   }

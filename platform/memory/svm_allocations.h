@@ -54,10 +54,15 @@ class SvmAllocations {
   };
   void note_map(const void* pointer, MapRecord record);
   MapRecord take_map(const void* pointer);
-  // A kernel on `device` is about to use the allocation that starts at `base`: true when the
-  // kernel before it ran elsewhere or the host mapped the allocation since (its pages may be
-  // elsewhere: worth moving ahead of the kernel). False for the first use.
-  bool note_kernel_use(const void* base, const Device& device);
+  // A kernel on `device` is about to use the allocation that holds `pointer`, if any: the
+  // allocation, and whether the kernel before it ran elsewhere or the host mapped the
+  // allocation since (its pages may be elsewhere: worth moving ahead of the kernel; false for
+  // the first use).
+  struct KernelUse {
+    SvmAllocation allocation;
+    bool elsewhere;
+  };
+  std::optional<KernelUse> note_kernel_use(const void* pointer, const Device& device);
 
  private:
   struct Entry {
@@ -66,8 +71,9 @@ class SvmAllocations {
     const Device* last_kernel_device = nullptr;  // null: no kernel yet, or mapped since
     bool used = false;                           // by a kernel or a map
   };
-  // The entry that holds `address`, or end(); the lock is held.
-  std::map<const char*, Entry>::iterator holder_locked(const char* address);
+  // The entry of `by_base` that holds `address`, or its end(); the lock is held.
+  template <class ByBase>
+  static auto holder_locked(ByBase& by_base, const char* address) -> decltype(by_base.begin());
   mutable std::shared_mutex mutex_;
   std::map<const char*, Entry> by_base_;
   std::multimap<const void*, MapRecord> maps_;

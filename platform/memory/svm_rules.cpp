@@ -112,12 +112,9 @@ void set_kernel_exec_info(Kernel& kernel, cl_kernel_exec_info param, size_t size
     // Managed memory and host memory are reached wherever the pointers lead: the list only
     // lets launches move their pages ahead (prefetch_svm_arguments in ndrange.cpp).
     check(size % sizeof(void*) == 0, CL_INVALID_VALUE);
+    static_assert(sizeof(void*) == sizeof(uint64_t));
     std::vector<uint64_t> pointers(size / sizeof(void*));
-    for (size_t i = 0; i < pointers.size(); ++i) {
-      void* pointer = nullptr;
-      std::memcpy(&pointer, static_cast<const char*>(value) + i * sizeof pointer, sizeof pointer);
-      pointers[i] = reinterpret_cast<uintptr_t>(pointer);
-    }
+    if (size) std::memcpy(pointers.data(), value, size);
     kernel.set_svm_pointers(std::move(pointers));
     return;
   }

@@ -93,14 +93,12 @@ void prefetch_svm_arguments(const Queue& queue, const Kernel& kernel, const std:
   Context& context = kernel.context();
   if (context.devices().size() < 2) return;  // one device: nothing else moves the pages
   const auto consider = [&](uint64_t address) {
-    const std::optional<SvmAllocation> allocation = context.svm().find(reinterpret_cast<const void*>(address));
-    if (!allocation || allocation->fine_grain()) return;
     // Every device's kernels count, but only the device that made the memory moves its pages
     // (once: a second pointer into the allocation finds it used here already).
-    const bool elsewhere = context.svm().note_kernel_use(allocation->base, queue.device());
-    if (elsewhere && allocation->device == &queue.device()) {
-      launch.prefetch.push_back({allocation->location(queue.device(), allocation->base), allocation->size});
-    }
+    const auto use = context.svm().note_kernel_use(reinterpret_cast<const void*>(address), queue.device());
+    if (!use || !use->elsewhere || use->allocation.fine_grain() || use->allocation.device != &queue.device()) return;
+    const SvmAllocation& allocation = use->allocation;
+    launch.prefetch.push_back({allocation.location(queue.device(), allocation.base), allocation.size});
   };
   for (cl_uint i = 0; i < args.size(); ++i) {
     if (args[i].device_pointer || args[i].bytes.size() != sizeof(uint64_t) || !kernel.takes_global_pointer(i)) continue;
