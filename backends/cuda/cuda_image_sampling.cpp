@@ -4,6 +4,7 @@
 
 #include "backends/cuda/cuda_memory.h"
 #include "backends/cuda/cuda_texture_formats.h"
+#include "base/align_up.h"
 
 namespace cucl::backend::cuda {
 namespace {
@@ -64,7 +65,7 @@ std::optional<CUDA_RESOURCE_DESC> texture_rows(const SampledImage& image, CUdevi
       break;
     case CL_MEM_OBJECT_IMAGE1D:  // one row: any pitch that holds it
       resource.res.pitch2D.height = 1;
-      resource.res.pitch2D.pitchInBytes = (image.row_pitch + pitch_alignment - 1) / pitch_alignment * pitch_alignment;
+      resource.res.pitch2D.pitchInBytes = align_up(image.row_pitch, pitch_alignment);
       break;
     case CL_MEM_OBJECT_IMAGE1D_ARRAY:
       resource.res.pitch2D.height = image.array_size;

@@ -12,6 +12,7 @@
 #include "backends/cuda/cuda_memory.h"
 #include "backends/cuda/cuda_program.h"
 #include "backends/cuda/kernel_abi.h"
+#include "base/align_up.h"
 
 namespace cucl::backend::cuda {
 namespace {
@@ -50,8 +51,6 @@ class KernelParameters {
   void** pointers_ = inline_pointers_;
   ParameterValue* values_ = inline_values_;
 };
-
-uint64_t align_up(uint64_t value, uint64_t alignment) { return (value + alignment - 1) / alignment * alignment; }
 
 // Points parameter i at argument i's value and the last one at `launch_context`; returns
 // the bytes of dynamic shared memory the __local arguments take, laid out in order.

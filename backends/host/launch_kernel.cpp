@@ -14,13 +14,12 @@
 #include "backends/host/host_kernel.h"
 #include "backends/host/host_memory.h"
 #include "backends/printf_format.h"
+#include "base/align_up.h"
 
 namespace cucl::backend::host {
 namespace {
 
 constexpr size_t kLocalAlignment = 128;
-
-size_t align_up(size_t value, size_t alignment) { return (value + alignment - 1) / alignment * alignment; }
 
 struct AlignedFree {
   void operator()(void* memory) const { std::free(memory); }

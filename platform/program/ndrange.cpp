@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "backends/image_sampling.h"
+#include "base/align_up.h"
 #include "base/error.h"
 #include "platform/memory/device_address_rules.h"
 #include "platform/memory/image_rules.h"
@@ -12,8 +13,6 @@
 
 namespace cucl {
 namespace {
-
-size_t align_up(size_t value, size_t alignment) { return (value + alignment - 1) / alignment * alignment; }
 
 // An image argument's image, still alive (released since clSetKernelArg: CL_INVALID_KERNEL_ARGS).
 Ref<Image> lookup_image_argument(cl_mem handle) {
