@@ -90,6 +90,16 @@ void describe_float_atomics(DeviceDescription& d) {
   }
 }
 
+void describe_half_precision(DeviceDescription& d, cl_uint native_width, bool hardware_fma) {
+  if (!settings::enabled(settings::Name::CUCL_FP16)) return;
+  d.half_fp_config = CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM;
+  if (hardware_fma) d.half_fp_config |= CL_FP_FMA;
+  d.native_vector_width[kHalf] = native_width;
+  d.preferred_vector_width[kHalf] = native_width;
+  d.extensions.push_back({CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp16"});
+  d.opencl_c_features.push_back({CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp16"});
+}
+
 void report_opencl_3_1_where_complete(DeviceDescription& d) {
   const auto listed = [&](std::string_view name) {
     return std::any_of(d.extensions.begin(), d.extensions.end(), [&](const NameVersion& e) { return e.name == name; });

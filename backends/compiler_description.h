@@ -27,6 +27,11 @@ void describe_opencl_c_compiler(DeviceDescription& d, const CompilerSetup& setup
 // OpenCL C feature macros. Part of describe_opencl_c_compiler.
 void describe_float_atomics(DeviceDescription& d);
 
+// cl_khr_fp16 with `native_width` halves in a native vector: the builtin libraries' half
+// overloads, round to nearest, with infinities, NaNs and subnormals (`fma` fused where the
+// device has hardware fma).
+void describe_half_precision(DeviceDescription& d, cl_uint native_width, bool hardware_fma);
+
 // OpenCL 3.1 for a device that has everything 3.1 requires (a compiler, sub-groups, SPIR-V
 // up to 1.4, the extensions 3.1 promotes), which then also accepts OpenCL C 3.1. Call last.
 void report_opencl_3_1_where_complete(DeviceDescription& d);

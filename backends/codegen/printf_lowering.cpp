@@ -35,7 +35,6 @@ bool describe(llvm::Value* value, PrintfArgument& argument) {
   } else if (element->isFloatTy() || element->isDoubleTy() || element->isHalfTy()) {
     argument.kind = PrintfArgument::Kind::Float;
     argument.element_bytes = static_cast<uint8_t>(element->getPrimitiveSizeInBits() / 8);
-    if (element->isHalfTy()) return false;
   } else {
     return false;
   }

@@ -84,6 +84,8 @@ void describe_cuda_compiler(DeviceDescription& d, const NvptxTarget& target) {
                        CL_FP_INF_NAN | CL_FP_DENORM;
   d.preferred_vector_width[kDouble] = 1;
   d.native_vector_width[kDouble] = 1;
+  // Pairs of halves are one register and one f16x2 instruction.
+  describe_half_precision(d, 2, /*hardware_fma=*/true);
   // dot and dot_acc_sat are one dp4a (plus add.sat) for every signedness, vector or packed.
   const cl_device_integer_dot_product_acceleration_properties_khr dp4a = {CL_TRUE, CL_TRUE, CL_TRUE,
                                                                           CL_TRUE, CL_TRUE, CL_TRUE};
@@ -155,8 +157,8 @@ DeviceDescription describe_cuda_device(const CudaDriver& driver, CUdevice device
                            static_cast<size_t>(attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, 64))};
   d.max_work_group_size = static_cast<size_t>(attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1024));
   d.preferred_work_group_size_multiple = static_cast<size_t>(attribute(CU_DEVICE_ATTRIBUTE_WARP_SIZE, 32));
-  // Each GPU thread is scalar: vectors become one instruction per element. No fp16, and
-  // fp64 only with the compiler.
+  // Each GPU thread is scalar: vectors become one instruction per element. fp16 and fp64
+  // only with the compiler.
   d.preferred_vector_width = {1, 1, 1, 1, 1, 0, 0};
   d.native_vector_width = {1, 1, 1, 1, 1, 0, 0};
 

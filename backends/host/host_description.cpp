@@ -203,7 +203,7 @@ DeviceDescription describe_host_device(unsigned concurrency) {
   // CTS's half suite keeps a double16 per work-item of an eighth of the largest group).
   d.local_mem_size = d.max_work_group_size * 128;
 
-  // Native widths fill one SIMD register; half stays 0 (no fp16).
+  // Native widths fill one SIMD register; half stays 0 without fp16.
   cl_uint simd = simd_bytes();
   d.native_vector_width = {simd, simd / 2, simd / 4, simd / 8, simd / 4, simd / 8, 0};
   // Work-groups of whole SIMD registers of floats vectorise without a remainder loop.
@@ -222,6 +222,7 @@ DeviceDescription describe_host_device(unsigned concurrency) {
   d.execution_capabilities = CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL;
   d.queue_on_host_properties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
   describe_host_compiler(d);
+  describe_half_precision(d, simd / 2, has_hardware_fma());
   d.extensions.push_back({CL_MAKE_VERSION(1, 0, 0), "cl_khr_device_uuid"});
   // A sub-group is one work-item (libclc-builtins/src/sub_group_host.cl says why). Work-items
   // of a group take turns on one thread, so one that waits for another's progress without a

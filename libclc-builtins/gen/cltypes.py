@@ -2,6 +2,8 @@
 
 WIDTHS = [2, 3, 4, 8, 16]
 FLOAT_TYPES = ["float", "double"]
+# cl_khr_fp16's type: the generators that give it overloads name it themselves.
+HALF = "half"
 INT_TYPES = ["char", "uchar", "short", "ushort", "int", "uint", "long", "ulong"]
 ALL_TYPES = INT_TYPES + FLOAT_TYPES
 
@@ -22,7 +24,7 @@ def is_signed(t):
 
 
 def is_float(t):
-    return t in FLOAT_TYPES
+    return t in FLOAT_TYPES or t == HALF
 
 
 def unsigned_of(t):

@@ -4,8 +4,8 @@ conversion is vector code. Rounding modes other than the hardware's round-to-nea
 done exactly: the nearest result is compared with the source and moved one ulp when it
 lies on the wrong side."""
 
-from cltypes import (ALL_TYPES, SIZE, WIDTHS, int_literal, int_range, is_float, signed_of,
-                     vec)
+from cltypes import (ALL_TYPES, HALF, SIZE, WIDTHS, int_literal, int_range, is_float, is_signed,
+                     signed_of, vec)
 
 MODES = ["", "_rte", "_rtz", "_rtp", "_rtn"]
 # ROUNDEVEN (include/builtin_support.h) is clang's elementwise roundeven where the target has it.
@@ -133,7 +133,46 @@ def float_to_float(w, d, s, mode):
             ] + step_to_mode(w, d, "r", "gt", "lt", mode)
 
 
+def int_to_double_exactly(w, s):
+    """x (integer type s) as a double; values past 2^20 are clamped there: every one of them
+    rounds to half as 2^20 does in every mode (infinity or the largest half)."""
+    if SIZE[s] <= 2:
+        return w.cv("x", "double")
+    limit = 1 << 20
+    clamped = "x"
+    if is_signed(s):
+        clamped = f"__builtin_elementwise_max({clamped}, {w.splat(int_literal(-limit, s), s)})"
+    clamped = f"__builtin_elementwise_min({clamped}, {w.splat(int_literal(limit, s), s)})"
+    return w.cv(clamped, "double")
+
+
+def to_half(w, s, mode):
+    """Through double, which holds every float and (clamped) integer source exactly, so the
+    one rounding to half is the only one (float to half through float would round twice)."""
+    if s == HALF:
+        return ["  return x;\n"]
+    exact = w.cv("x", "double") if is_float(s) else int_to_double_exactly(w, s)
+    lines = [f"  {vec('double', w.n)} xd = {exact};\n",
+             f"  {vec(HALF, w.n)} r = {w.cv('xd', HALF)};\n"]
+    if mode in ("", "_rte"):
+        return lines + ["  return r;\n"]
+    back = w.cv("r", "double")
+    lines.append(f"  {vec(signed_of(HALF), w.n)} gt = {w.mask(f'{back} > xd', 'double', HALF)};\n")
+    lines.append(f"  {vec(signed_of(HALF), w.n)} lt = {w.mask(f'{back} < xd', 'double', HALF)};\n")
+    return lines + step_to_mode(w, HALF, "r", "gt", "lt", mode)
+
+
+def from_half(w, d, sat, mode):
+    """Every half is a float: convert exactly, then as from float."""
+    name = f"convert_{vec(d, w.n)}{'_sat' if sat else ''}{mode}"
+    return [f"  return {name}({w.cv('x', 'float')});\n"]
+
+
 def body(w, d, s, sat, mode):
+    if d == HALF:
+        return to_half(w, s, mode)
+    if s == HALF:
+        return from_half(w, d, sat, mode)
     if not is_float(d) and not is_float(s):
         return int_to_int(w, d, s, sat)
     if is_float(d) and not is_float(s):
@@ -147,7 +186,7 @@ def conversions_to(d):
     out = []
     for n in [1] + WIDTHS:
         w = Writer(n)
-        for s in ALL_TYPES:
+        for s in ALL_TYPES + [HALF]:
             for sat in ([False] if is_float(d) else [False, True]):
                 for mode in MODES:
                     name = f"convert_{vec(d, n)}{'_sat' if sat else ''}{mode}"
@@ -158,4 +197,4 @@ def conversions_to(d):
 
 
 def files():
-    return {f"convert_{d}.cl": conversions_to(d) for d in ALL_TYPES}
+    return {f"convert_{d}.cl": conversions_to(d) for d in ALL_TYPES + [HALF]}

@@ -1,6 +1,6 @@
-"""Image builtins (OpenCL C "Image Read and Write Functions"): every overload of read_imagef/i/ui
+"""Image builtins (OpenCL C "Image Read and Write Functions"): every overload of read_imagef/i/ui/h
 (with a sampler, read_only images; sampler-less, read_only and read_write images),
-write_imagef/i/ui (write_only and read_write images) and the get_image_* queries, for the
+write_imagef/i/ui/h (write_only and read_write images) and the get_image_* queries, for the
 1D, 1D buffer, 1D array, 2D, 2D array and 3D image types. Each is a wrapper that puts its
 coordinate in the int4/float4 lanes of include/image_support.h and calls the core in
 src/image_read.cl, image_sample.cl or image_write.cl with its image kind."""
@@ -22,8 +22,18 @@ IMAGES = [
     Image("image3d_t", "IMAGE_3D", "int4", "float4", "coord", "coord"),
 ]
 
-# Result type and the core functions' suffix of read_imagef/i/ui and write_imagef/i/ui.
-COLORS = [("f", "float4", "float"), ("i", "int4", "int"), ("ui", "uint4", "uint")]
+# Result type and the core functions' suffix of read_imagef/i/ui/h and write_imagef/i/ui/h.
+# read_imageh and write_imageh (cl_khr_fp16) are the float ones with the colour converted:
+# every half is a float, and a float colour rounds to the nearest half.
+COLORS = [("f", "float4", "float"), ("i", "int4", "int"), ("ui", "uint4", "uint"), ("h", "half4", "float")]
+
+
+def read_result(color, call):
+    return f"convert_half4({call})" if color == "half4" else call
+
+
+def written_color(color):
+    return "convert_float4(color)" if color == "half4" else "color"
 
 DESCRIPTOR = "IMAGE_DESCRIPTOR(image)"
 
@@ -35,13 +45,14 @@ def reads():
             if image.float_coord:
                 head = f"OVLD {color} read_image{suffix}(read_only {image.type} image, sampler_t sampler"
                 args = f"{DESCRIPTOR}, SAMPLER_BITS(sampler)"
-                out.append(f"{head}, {image.int_coord} coord) {{\n"
-                           f"  return __cucl_image_sample_{core}_at({args}, {image.int_lanes}, {image.kind});\n}}\n")
-                out.append(f"{head}, {image.float_coord} coord) {{\n"
-                           f"  return __cucl_image_sample_{core}({args}, {image.float_lanes}, {image.kind});\n}}\n")
+                at = f"__cucl_image_sample_{core}_at({args}, {image.int_lanes}, {image.kind})"
+                out.append(f"{head}, {image.int_coord} coord) {{\n  return {read_result(color, at)};\n}}\n")
+                sample = f"__cucl_image_sample_{core}({args}, {image.float_lanes}, {image.kind})"
+                out.append(f"{head}, {image.float_coord} coord) {{\n  return {read_result(color, sample)};\n}}\n")
             for access in ("read_only", "read_write"):
+                read = f"__cucl_image_read_{core}({DESCRIPTOR}, {image.int_lanes}, {image.kind})"
                 out.append(f"OVLD {color} read_image{suffix}({access} {image.type} image, {image.int_coord} coord) {{\n"
-                           f"  return __cucl_image_read_{core}({DESCRIPTOR}, {image.int_lanes}, {image.kind});\n}}\n")
+                           f"  return {read_result(color, read)};\n}}\n")
     return "".join(out)
 
 
@@ -52,7 +63,8 @@ def writes():
             for access in ("write_only", "read_write"):
                 out.append(f"OVLD void write_image{suffix}({access} {image.type} image, {image.int_coord} coord, "
                            f"{color} color) {{\n"
-                           f"  __cucl_image_write_{core}({DESCRIPTOR}, {image.int_lanes}, color, {image.kind});\n}}\n")
+                           f"  __cucl_image_write_{core}({DESCRIPTOR}, {image.int_lanes}, {written_color(color)}, "
+                           f"{image.kind});\n}}\n")
     return "".join(out)
 
 

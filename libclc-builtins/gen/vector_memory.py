@@ -1,8 +1,8 @@
-"""Vector data load and store builtins (6.15.7): vloadn/vstoren for every element type,
+"""Vector data load and store builtins (6.15.7): vloadn/vstoren for every element type (half too),
 and the half-precision vload_half*/vloada_half*/vstore_half*/vstorea_half* forms, whose
 rounding is done by include/half_support.h."""
 
-from cltypes import ALL_TYPES, OUT_ADDRESS_SPACES, WIDTHS, comp, vec
+from cltypes import ALL_TYPES, HALF, OUT_ADDRESS_SPACES, WIDTHS, comp, vec
 
 LOAD_ADDRESS_SPACES = OUT_ADDRESS_SPACES + ["__constant"]
 HALF_MODES = {"": "HALF_RTE", "_rte": "HALF_RTE", "_rtz": "HALF_RTZ", "_rtp": "HALF_RTP",
@@ -19,7 +19,7 @@ def out_ptr(space, t):
 
 def vload_vstore():
     out = []
-    for t in ALL_TYPES:
+    for t in ALL_TYPES + [HALF]:
         for n in WIDTHS:
             V = vec(t, n)
             elems = ", ".join(f"q[{i}]" for i in range(n))

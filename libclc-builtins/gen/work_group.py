@@ -1,8 +1,8 @@
 """Work-group data builtins (6.15.11, 6.15.13): async_work_group_copy,
-async_work_group_strided_copy and prefetch for every element type and width, and
+async_work_group_strided_copy and prefetch for every element type (half too) and width, and
 shuffle/shuffle2 (6.15.14)."""
 
-from cltypes import ALL_TYPES, SIZE, WIDTHS, comp, unsigned_of, vec
+from cltypes import ALL_TYPES, HALF, SIZE, WIDTHS, comp, unsigned_of, vec
 
 COPY_LOOP = ("  size_t size = get_local_size(0) * get_local_size(1) * get_local_size(2);\n"
              "  for (size_t i = get_local_linear_id(); i < n; i += size) {assign}\n"
@@ -13,7 +13,7 @@ def async_copies():
     """The work-items of the group copy the elements together, strided by their local
     linear id; wait_group_events (a barrier) makes the result visible to all of them."""
     out = []
-    for t in ALL_TYPES:
+    for t in ALL_TYPES + [HALF]:
         for width in [1] + WIDTHS:
             V = vec(t, width)
             for dst, src in (("__local", "__global"), ("__global", "__local")):
@@ -30,7 +30,7 @@ def async_copies():
 
 def shuffles():
     out = []
-    for t in ALL_TYPES:
+    for t in ALL_TYPES + [HALF]:
         mask_type = unsigned_of(t)
         for n in (2, 4, 8, 16):
             for m in (2, 4, 8, 16):

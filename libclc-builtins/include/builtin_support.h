@@ -5,6 +5,7 @@
 #pragma once
 
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
 
 #define OVLD __attribute__((overloadable))
 

@@ -44,6 +44,18 @@ SHUFFLE_64(nvptx_shuffle_down)
 SHUFFLE_64(nvptx_shuffle_xor)
 #undef SHUFFLE_64
 
+// A half moves as its bits in the low 16 of a lane's 32 (bits, not value: NaN payloads and
+// signalling NaNs arrive unchanged).
+#define SHUFFLE_HALF(name)                                                              \
+  static inline half name##_half(uint mask, half value, int lane, int clamp) {          \
+    return as_half((ushort)name(mask, (int)as_ushort(value), lane, clamp));             \
+  }
+SHUFFLE_HALF(nvptx_shuffle_index)
+SHUFFLE_HALF(nvptx_shuffle_up)
+SHUFFLE_HALF(nvptx_shuffle_down)
+SHUFFLE_HALF(nvptx_shuffle_xor)
+#undef SHUFFLE_HALF
+
 // The lanes of a sub-group of `size` work-items.
 static inline uint sub_group_mask(uint size) { return size >= WARP ? 0xffffffffu : (1u << size) - 1u; }
 

@@ -49,10 +49,11 @@ OVLD int sub_group_all(int predicate) {
 }
 OVLD int sub_group_any(int predicate) { return nvptx_ballot(sub_group_mask(get_sub_group_size()), predicate != 0) != 0; }
 
-// Reductions and scans of one type T, which moves through shuffles as BITS (int or long) with
-// the shuffle functions of SUFFIX (nothing or _64). Integer reductions of a whole warp are a
-// butterfly (every lane ends with the same exact sum); floating-point ones, and partial
-// warps, gather on lane 0 and broadcast, so that every work-item gets the same value.
+// Reductions and scans of one type T, which moves through shuffles as BITS (int, long or
+// half) with the shuffle functions of SUFFIX (nothing, _64 or _half). Integer reductions of a
+// whole warp are a butterfly (every lane ends with the same exact sum); floating-point ones,
+// and partial warps, gather on lane 0 and broadcast, so that every work-item gets the same
+// value.
 #define DEFINE_SUB_GROUP_OP(T, BITS, SUFFIX, op, OP, IDENTITY, EXACT)                              \
   OVLD T sub_group_reduce_##op(T x) {                                                             \
     const uint size = get_sub_group_size(), mask = sub_group_mask(size), lane = nvptx_lane_id();    \
@@ -98,6 +99,7 @@ DEFINE_SUB_GROUP_TYPE(long, long, _64, LONG_MIN, LONG_MAX, 1)
 DEFINE_SUB_GROUP_TYPE(ulong, long, _64, 0, ULONG_MAX, 1)
 DEFINE_SUB_GROUP_TYPE(float, int, , -INFINITY, INFINITY, 0)
 DEFINE_SUB_GROUP_TYPE(double, long, _64, -INFINITY, INFINITY, 0)
+DEFINE_SUB_GROUP_TYPE(half, half, _half, -INFINITY, INFINITY, 0)
 
 // The 8- and 16-bit types of cl_khr_subgroup_extended_types go through int. Exclusive
 // scans of min and max give lane 0 the narrow type's identity, not int's; the collective
@@ -163,7 +165,8 @@ FOR_EACH_ELEMENT_TYPE(DEFINE_VECTOR_BROADCASTS)
     return (T)as_##MOVE(nvptx_shuffle_index##SUFFIX(active_lanes(), as_##BITS((MOVE)x), (int)from, WHOLE_WARP)); \
   }
 
-// MOVE: the 32- or 64-bit type a value travels as (narrow integers widened first).
+// MOVE: the type a value travels as (narrow integers widened to 32 bits first; half as its
+// own bits).
 DEFINE_SHUFFLES(char, int, , int)
 DEFINE_SHUFFLES(uchar, int, , uint)
 DEFINE_SHUFFLES(short, int, , int)
@@ -174,6 +177,7 @@ DEFINE_SHUFFLES(long, long, _64, long)
 DEFINE_SHUFFLES(ulong, long, _64, ulong)
 DEFINE_SHUFFLES(float, int, , float)
 DEFINE_SHUFFLES(double, long, _64, double)
+DEFINE_SHUFFLES(half, half, _half, half)
 
 // cl_khr_subgroup_non_uniform_vote and cl_khr_subgroup_ballot: among the lanes converged at
 // the call. A ballot of 32 lanes lives in .x; bits above the largest sub-group are ignored
@@ -232,6 +236,7 @@ DEFINE_NON_UNIFORM_SCALAR(long, long, _64, long)
 DEFINE_NON_UNIFORM_SCALAR(ulong, long, _64, ulong)
 DEFINE_NON_UNIFORM_SCALAR(float, int, , float)
 DEFINE_NON_UNIFORM_SCALAR(double, long, _64, double)
+DEFINE_NON_UNIFORM_SCALAR(half, half, _half, half)
 
 #define DEFINE_NON_UNIFORM_VECTOR(T, N)                                                             \
   OVLD T##N sub_group_non_uniform_broadcast(T##N x, uint lane) {                                    \

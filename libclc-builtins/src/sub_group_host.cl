@@ -108,6 +108,7 @@ DEFINE_INTEGER(long, LONG_MIN, LONG_MAX)
 DEFINE_INTEGER(ulong, 0, ULONG_MAX)
 DEFINE_ARITHMETIC(float, -INFINITY, INFINITY)
 DEFINE_ARITHMETIC(double, -INFINITY, INFINITY)
+DEFINE_ARITHMETIC(half, -INFINITY, INFINITY)
 
 #define DEFINE_LOGICAL(op, IDENTITY)                                                              \
   OVLD int sub_group_non_uniform_reduce_logical_##op(int p) { return p != 0; }                     \

@@ -77,8 +77,9 @@
 #define DEFINE_INTEGER(T, BITS, SUFFIX, MOVE, LOWEST, HIGHEST) \
   DEFINE_ARITHMETIC(T, BITS, SUFFIX, MOVE, LOWEST, HIGHEST) DEFINE_BITWISE(T, BITS, SUFFIX, MOVE)
 
-// MOVE: the 32- or 64-bit type a value travels as (narrow integers widened first); the
-// operations themselves are done in T, so narrow sums wrap as the type does.
+// MOVE: the type a value travels as (narrow integers widened to 32 bits first; half as its
+// own bits); the operations themselves are done in T, so narrow sums wrap as the type does
+// and half results round at every step.
 DEFINE_INTEGER(char, int, , int, CHAR_MIN, CHAR_MAX)
 DEFINE_INTEGER(uchar, int, , uint, 0, UCHAR_MAX)
 DEFINE_INTEGER(short, int, , int, SHRT_MIN, SHRT_MAX)
@@ -89,6 +90,7 @@ DEFINE_INTEGER(long, long, _64, long, LONG_MIN, LONG_MAX)
 DEFINE_INTEGER(ulong, long, _64, ulong, 0, ULONG_MAX)
 DEFINE_ARITHMETIC(float, int, , float, -INFINITY, INFINITY)
 DEFINE_ARITHMETIC(double, long, _64, double, -INFINITY, INFINITY)
+DEFINE_ARITHMETIC(half, half, _half, half, -INFINITY, INFINITY)
 
 // The logical forms: predicates as 0 or 1, combined bitwise.
 #define DEFINE_LOGICAL(op)                                                                                 \

@@ -14,11 +14,13 @@
 OVLD int work_group_all(int predicate) { return nvptx_block_barrier_and(predicate != 0) != 0; }
 OVLD int work_group_any(int predicate) { return nvptx_block_barrier_or(predicate != 0) != 0; }
 
-#define DEFINE_WORK_GROUP_OP(T, op, OP, IDENTITY)                                           \
-  /* OP over the results of warps [0, count). */                                            \
+// The folds over the warps' results start from the first result, not the identity: a sum of
+// negative zeros stays -0 (+0, add's identity, would make it +0).
+#define DEFINE_WORK_GROUP_OP(T, op, OP)                                                     \
+  /* OP over the results of warps [0, count), count > 0. */                                 \
   static T warps_##op##_##T(__local const T* results, uint count) {                         \
-    T all = (T)(IDENTITY);                                                                  \
-    for (uint w = 0; w < count; ++w) all = OP(all, results[w]);                             \
+    T all = results[0];                                                                     \
+    for (uint w = 1; w < count; ++w) all = OP(all, results[w]);                             \
     return all;                                                                             \
   }                                                                                         \
   OVLD T work_group_reduce_##op(T x) {                                                      \
@@ -38,20 +40,24 @@ OVLD int work_group_any(int predicate) { return nvptx_block_barrier_or(predicate
     __local T* results = (__local T*)cucl_work_group_scratch();                             \
     if (get_sub_group_local_id() == get_sub_group_size() - 1) results[get_sub_group_id()] = mine; \
     nvptx_block_barrier();                                                                  \
-    const T before = warps_##op##_##T(results, get_sub_group_id());                         \
+    const uint warp = get_sub_group_id();                                                   \
+    const T all = warp == 0 ? mine : OP(warps_##op##_##T(results, warp), mine);             \
     nvptx_block_barrier();                                                                  \
-    return OP(before, mine);                                                                \
+    return all;                                                                             \
   }                                                                                         \
   OVLD T work_group_scan_exclusive_##op(T x) {                                              \
     const T mine = sub_group_scan_exclusive_##op(x);                                        \
     if (get_num_sub_groups() == 1) return mine;                                             \
     __local T* results = (__local T*)cucl_work_group_scratch();                             \
-    if (get_sub_group_local_id() == get_sub_group_size() - 1) results[get_sub_group_id()] = OP(mine, x); \
+    const uint lane = get_sub_group_local_id();                                             \
+    if (lane == get_sub_group_size() - 1) results[get_sub_group_id()] = lane == 0 ? x : OP(mine, x); \
     nvptx_block_barrier();                                                                  \
     const uint warp = get_sub_group_id();                                                   \
-    const T before = warps_##op##_##T(results, warp);                                       \
+    /* Lane 0's exclusive value is the identity: the warps before it are all it has. */     \
+    const T before = warp == 0 ? mine : warps_##op##_##T(results, warp);                    \
+    const T all = warp == 0 || lane == 0 ? before : OP(before, mine);                       \
     nvptx_block_barrier();                                                                  \
-    return warp == 0 ? mine : OP(before, mine);                                             \
+    return all;                                                                             \
   }
 
 #define DEFINE_WORK_GROUP_TYPE(T, LOWEST, HIGHEST)                                          \
@@ -64,9 +70,9 @@ OVLD int work_group_any(int predicate) { return nvptx_block_barrier_or(predicate
     return result;                                                                          \
   }                                                                                         \
   DEFINE_WORK_GROUP_BROADCASTS(T)                                                           \
-  DEFINE_WORK_GROUP_OP(T, add, ADD, 0)                                                      \
-  DEFINE_WORK_GROUP_OP(T, min, MIN, HIGHEST)                                                \
-  DEFINE_WORK_GROUP_OP(T, max, MAX, LOWEST)
+  DEFINE_WORK_GROUP_OP(T, add, ADD)                                                         \
+  DEFINE_WORK_GROUP_OP(T, min, MIN)                                                         \
+  DEFINE_WORK_GROUP_OP(T, max, MAX)
 
 FOR_EACH_COLLECTIVE_TYPE(DEFINE_WORK_GROUP_TYPE)
 

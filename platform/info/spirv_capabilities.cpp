@@ -14,6 +14,7 @@ enum Capability : cl_uint {
   kKernel = 6,
   kVector16 = 7,
   kFloat16Buffer = 8,
+  kFloat16 = 9,
   kFloat64 = 10,
   kInt64 = 11,
   kInt64Atomics = 12,
@@ -93,6 +94,7 @@ SpirvSupport spirv_support(const backend::DeviceDescription& d) {
                           {kImageBasic, kLiteralSampler, kSampled1D, kImage1D, kSampledBuffer, kImageBuffer});
     if (has_feature(d, "__opencl_c_read_write_images")) s.capabilities.push_back(kImageReadWrite);
   }
+  with_extension("cl_khr_fp16", {kFloat16});
   with_extension("cl_khr_fp64", {kFloat64});
   with_extension("cl_khr_int64_base_atomics", {kInt64Atomics});
   with_extension("cl_khr_extended_bit_ops", {kBitInstructions}, "SPV_KHR_bit_instructions");

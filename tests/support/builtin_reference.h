@@ -283,4 +283,14 @@ inline bool has_fp64(cl_device_id device) {
   return config != 0;
 }
 
+// Whether the device reports cl_khr_fp16 (tests of half builtins skip otherwise).
+inline bool has_fp16(cl_device_id device) {
+  const std::string extensions = " " + device_string(device, CL_DEVICE_EXTENSIONS) + " ";
+  return extensions.find(" cl_khr_fp16 ") != std::string::npos;
+}
+
+// Program text that enables halves (and doubles, for the references some kernels keep).
+inline const char* kFp16Pragmas =
+    "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+
 }  // namespace cucl_test::builtin
