@@ -2,8 +2,10 @@
 returns int 1 or 0, a vector test the signed same-size integer vector with -1 or 0, which is
 what OpenCL C comparison operators give."""
 
-from cltypes import (ALL_TYPES, FLOAT_TYPES, INT_TYPES, WIDTHS, is_float, is_signed, signed_of,
-                     unsigned_of, vec)
+from cltypes import (ALL_TYPES, FLOAT_TYPES, HALF, INT_TYPES, SIZE, WIDTHS, is_float, is_signed,
+                     signed_of, unsigned_of, vec)
+
+SMALLEST_NORMAL = {"half": "HALF_MIN", "float": "FLT_MIN", "double": "DBL_MIN"}
 
 COMPARISONS = {"isequal": "a == b", "isnotequal": "a != b", "isgreater": "a > b",
                "isgreaterequal": "a >= b", "isless": "a < b", "islessequal": "a <= b",
@@ -13,17 +15,17 @@ COMPARISONS = {"isequal": "a == b", "isnotequal": "a != b", "isgreater": "a > b"
 
 def float_tests(t, n):
     G, R = vec(t, n), ("int" if n == 1 else vec(signed_of(t), n))
-    smallest_normal = "FLT_MIN" if t == "float" else "DBL_MIN"
+    smallest_normal = SMALLEST_NORMAL[t]
     absolute = "__builtin_elementwise_abs(a)"
     unary = {"isfinite": f"{absolute} < ({G})INFINITY",
              "isinf": f"{absolute} == ({G})INFINITY",
              "isnan": "a != a",
              "isnormal": f"({absolute} >= ({G}){smallest_normal}) && ({absolute} < ({G})INFINITY)"}
     if n == 1:
-        bits = "uint" if t == "float" else "ulong"
-        unary["signbit"] = f"(int)(as_{bits}(a) >> {8 * (4 if t == 'float' else 8) - 1})"
+        unary["signbit"] = f"(int)(as_{unsigned_of(t)}(a) >> {8 * SIZE[t] - 1})"
     else:
-        unary["signbit"] = f"as_{R}(a) < 0"
+        # ({R})0: a plain 0 (an int) outranks short elements.
+        unary["signbit"] = f"as_{R}(a) < ({R})0"
     out = [f"OVLD {R} {name}({G} a, {G} b) {{ return {expr}; }}\n"
            for name, expr in COMPARISONS.items()]
     out += [f"OVLD {R} {name}({G} a) {{ return {expr}; }}\n" for name, expr in unary.items()]
@@ -43,10 +45,10 @@ def bitselect(t, n):
     G = vec(t, n)
     if not is_float(t):
         return f"OVLD {G} bitselect({G} a, {G} b, {G} c) {{ return (a & ~c) | (b & c); }}\n"
-    U = vec(unsigned_of(t), n)
+    U = vec(unsigned_of(t), n)  # a scalar ushort result promotes to int: cast back
     return (f"OVLD {G} bitselect({G} a, {G} b, {G} c) {{\n"
             f"  {U} m = as_{U}(c);\n"
-            f"  return as_{G}((as_{U}(a) & ~m) | (as_{U}(b) & m));\n}}\n")
+            f"  return as_{G}(({U})((as_{U}(a) & ~m) | (as_{U}(b) & m)));\n}}\n")
 
 
 def select(t, n):
@@ -68,12 +70,12 @@ def select(t, n):
 def files():
     out = []
     for n in [1] + WIDTHS:
-        for t in FLOAT_TYPES:
+        for t in FLOAT_TYPES + [HALF]:
             out += float_tests(t, n)
         for t in INT_TYPES:
             if is_signed(t):
                 out += any_all(t, n)
-        for t in ALL_TYPES:
+        for t in ALL_TYPES + [HALF]:
             out.append(bitselect(t, n))
             out += select(t, n)
     return {"relational.cl": "".join(out)}

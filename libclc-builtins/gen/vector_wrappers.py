@@ -10,7 +10,7 @@ A vector function either applies the scalar builtin to each component, or (with 
 is written directly with vector operations.
 """
 
-from cltypes import (FLOAT_TYPES, INT_TYPES, OUT_ADDRESS_SPACES, WIDTHS, comp, ptr,
+from cltypes import (FLOAT_TYPES, HALF, INT_TYPES, OUT_ADDRESS_SPACES, WIDTHS, comp, ptr,
                      signed_of, unsigned_of, vec)
 
 FLOAT_UNARY = """acos acosh acospi asin asinh asinpi atan atanh atanpi cbrt cos cosh cospi
@@ -23,40 +23,48 @@ FLOAT_DIRECT_UNARY = {"fabs": "__builtin_elementwise_abs", "ceil": "__builtin_el
 FLOAT_BINARY = """atan2 atan2pi copysign fdim fmod hypot maxmag minmag nextafter pow powr
 remainder step""".split()
 HALF_NATIVE_UNARY = "cos exp exp2 exp10 log log2 log10 recip rsqrt sin sqrt tan".split()
+# cl_khr_fp16: half has the float math and common functions, not the half_ and native_ ones.
+GENTYPES = FLOAT_TYPES + [HALF]
 
 
 def float_entries():
     e = []
     for name in FLOAT_UNARY:
-        e.append((name, "G", ["G"], FLOAT_TYPES, None))
+        e.append((name, "G", ["G"], GENTYPES, None))
     for name, builtin in FLOAT_DIRECT_UNARY.items():
         e.append((name, "G", ["G"], FLOAT_TYPES, f"{builtin}(a0)"))
+        # ROUNDEVEN has no half form on nvptx64: half vectors take the scalars.
+        e.append((name, "G", ["G"], [HALF], None))
     for name in FLOAT_BINARY:
-        e.append((name, "G", ["G", "G"], FLOAT_TYPES, None))
+        e.append((name, "G", ["G", "G"], GENTYPES, None))
     # Equal zeros are ordered by AND/OR of the bits (see math_exact_template.h).
     for name, builtin, op in (("fmax", "max", "&"), ("fmin", "min", "|"),
                               ("max", "max", "&"), ("min", "min", "|")):
         e.append((name, "G", ["G", "G"], FLOAT_TYPES,
                   f"a0 == a1 ? as_{{G}}(as_{{B}}(a0) {op} as_{{B}}(a1)) : "
                   f"__builtin_elementwise_{builtin}(a0, a1)"))
-        e.append((name, "G", ["G", "S"], FLOAT_TYPES, f"{name}(a0, ({{G}})(a1))"))
-    for name in ("fma", "mad", "mix", "smoothstep", "clamp"):
+        # LLVM 15's x86 back end cannot select maxnum/minnum of half vectors.
+        e.append((name, "G", ["G", "G"], [HALF], None))
+        e.append((name, "G", ["G", "S"], GENTYPES, f"{name}(a0, ({{G}})(a1))"))
+    for name in ("fma", "mad"):  # half vectors: src/math_half.cl (pairs in one f16x2 on nvptx64)
         e.append((name, "G", ["G", "G", "G"], FLOAT_TYPES, None))
-    e.append(("clamp", "G", ["G", "S", "S"], FLOAT_TYPES, "clamp(a0, ({G})(a1), ({G})(a2))"))
-    e.append(("mix", "G", ["G", "G", "S"], FLOAT_TYPES, "mix(a0, a1, ({G})(a2))"))
-    e.append(("step", "G", ["S", "G"], FLOAT_TYPES, "step(({G})(a0), a1)"))
-    e.append(("smoothstep", "G", ["S", "S", "G"], FLOAT_TYPES,
+    for name in ("mix", "smoothstep", "clamp"):
+        e.append((name, "G", ["G", "G", "G"], GENTYPES, None))
+    e.append(("clamp", "G", ["G", "S", "S"], GENTYPES, "clamp(a0, ({G})(a1), ({G})(a2))"))
+    e.append(("mix", "G", ["G", "G", "S"], GENTYPES, "mix(a0, a1, ({G})(a2))"))
+    e.append(("step", "G", ["S", "G"], GENTYPES, "step(({G})(a0), a1)"))
+    e.append(("smoothstep", "G", ["S", "S", "G"], GENTYPES,
               "smoothstep(({G})(a0), ({G})(a1), a2)"))
     for name in ("fract", "modf", "sincos"):
-        e.append((name, "G", ["G", "*G"], FLOAT_TYPES, None))
+        e.append((name, "G", ["G", "*G"], GENTYPES, None))
     for name in ("frexp", "lgamma_r"):
-        e.append((name, "G", ["G", "*I"], FLOAT_TYPES, None))
-    e.append(("remquo", "G", ["G", "G", "*I"], FLOAT_TYPES, None))
-    e.append(("ilogb", "I", ["G"], FLOAT_TYPES, None))
+        e.append((name, "G", ["G", "*I"], GENTYPES, None))
+    e.append(("remquo", "G", ["G", "G", "*I"], GENTYPES, None))
+    e.append(("ilogb", "I", ["G"], GENTYPES, None))
     for name in ("ldexp", "pown", "rootn"):
-        e.append((name, "G", ["G", "I"], FLOAT_TYPES, None))
-    e.append(("ldexp", "G", ["G", "i"], FLOAT_TYPES, None))
-    e.append(("nan", "G", ["U"], FLOAT_TYPES, None))
+        e.append((name, "G", ["G", "I"], GENTYPES, None))
+    e.append(("ldexp", "G", ["G", "i"], GENTYPES, None))
+    e.append(("nan", "G", ["U"], GENTYPES, None))
     for prefix in ("half_", "native_"):
         for name in HALF_NATIVE_UNARY:
             e.append((prefix + name, "G", ["G"], ["float"], None))

@@ -1,6 +1,7 @@
-// Geometric builtins (6.15.5) for float and double scalars and 2, 3 and 4 components.
+// Geometric builtins (6.15.5) for float, double and half scalars and 2, 3 and 4 components.
 // float lengths are computed in double (no overflow, one rounding); double lengths scale
-// the vector by a power of two first so the sum of squares cannot overflow or underflow.
+// the vector by a power of two first so the sum of squares cannot overflow or underflow;
+// half ones are the float ones, rounded to half once.
 #include "builtin_support.h"
 
 #define SUM_2(v) ((v).x + (v).y)
@@ -141,3 +142,26 @@ DEFINE_GEOMETRIC_DOUBLE(1, double)
 DEFINE_GEOMETRIC_DOUBLE(2, double2)
 DEFINE_GEOMETRIC_DOUBLE(3, double3)
 DEFINE_GEOMETRIC_DOUBLE(4, double4)
+
+// half in float: products and squares of halves are exact there, and sums of four of them
+// neither overflow nor underflow.
+#define FLOAT_OF_1(p) ((float)(p))
+#define FLOAT_OF_2(p) __builtin_convertvector(p, float2)
+#define FLOAT_OF_3(p) __builtin_convertvector(p, float3)
+#define FLOAT_OF_4(p) __builtin_convertvector(p, float4)
+#define HALF_OF_1(p) ((half)(p))
+#define HALF_OF_2(p) __builtin_convertvector(p, half2)
+#define HALF_OF_3(p) __builtin_convertvector(p, half3)
+#define HALF_OF_4(p) __builtin_convertvector(p, half4)
+#define DEFINE_GEOMETRIC_HALF(N, V)                                                   \
+  OVLD half dot(V a, V b) { return (half)dot(FLOAT_OF_##N(a), FLOAT_OF_##N(b)); }     \
+  OVLD half length(V p) { return (half)length(FLOAT_OF_##N(p)); }                    \
+  OVLD half distance(V a, V b) { return (half)length(FLOAT_OF_##N(a) - FLOAT_OF_##N(b)); } \
+  OVLD V normalize(V p) { return HALF_OF_##N(normalize(FLOAT_OF_##N(p))); }
+
+DEFINE_GEOMETRIC_HALF(1, half)
+DEFINE_GEOMETRIC_HALF(2, half2)
+DEFINE_GEOMETRIC_HALF(3, half3)
+DEFINE_GEOMETRIC_HALF(4, half4)
+OVLD half3 cross(half3 a, half3 b) { return HALF_OF_3(cross(FLOAT_OF_3(a), FLOAT_OF_3(b))); }
+OVLD half4 cross(half4 a, half4 b) { return HALF_OF_4(cross(FLOAT_OF_4(a), FLOAT_OF_4(b))); }

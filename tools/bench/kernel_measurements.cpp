@@ -205,6 +205,7 @@ void measure_kernels(const Session& session, cl_mem src, cl_mem dst, std::size_t
     BENCH_CL(clFinish(queue));
   });
   cells[kComputeFp32].value = kMadFlopsPerItem * static_cast<double>(mad_items) / seconds / 1e9;
+  cells[kComputeHalf] = measure_half_throughput(session, dst, bytes, settings);
 
   // One work-item: how well the device's compiler runs a plain loop (enqueue + finish timed).
   Kernel loop = create_kernel(program.get(), "integer_loop");

@@ -20,6 +20,7 @@ const std::array<Metric, kRowCount> kMetrics = {{
     {"kernels on two queues, each waiting for the last (N, then wait) / N", "us", Better::Lower},
     {"kernel: float4 copy (read+write bytes)", "GB/s", Better::Higher},
     {"kernel: fp32 multiply-add throughput", "GFLOPS", Better::Higher},
+    {"kernel: half multiply-add throughput (half8 chains)", "GFLOPS", Better::Higher},
     {"kernel: integer loop, 2^20 dependent steps in one work-item", "us", Better::Lower},
     {"kernel: native_ math (exp, divide, sqrt, powr) throughput", "Gcalls/s", Better::Higher},
     {"kernel: sgemm, one fixed 128x128-tiled kernel (n^3, n = 4096 on GPUs)", "GFLOPS", Better::Higher},
@@ -189,7 +190,7 @@ void measure_device(cl_device_id device, const Settings& settings, Cells& cells)
   if (device_value<cl_bool>(device, CL_DEVICE_COMPILER_AVAILABLE)) {
     measure_kernels(session, src.get(), dst.get(), bytes, settings, cells);
   } else {
-    for (Row row : {kKernelEnqueue, kKernelLaunch, kKernelPingPong, kKernelCopy, kComputeFp32, kIntegerLoop,
+    for (Row row : {kKernelEnqueue, kKernelLaunch, kKernelPingPong, kKernelCopy, kComputeFp32, kComputeHalf, kIntegerLoop,
                     kNativeMath, kSgemm, kCommandBufferReplay, kCommandBufferEnqueues, kCommandBufferUpdateReplay,
                     kCommandBufferArgumentUpdate, kCommandBufferArgumentUpdateOfMany, kWaitCpu, kBuildFirst, kBuildAgain}) {
       cells[row].note = "n/a (no compiler)";

@@ -37,6 +37,7 @@ enum Row : std::size_t {
   kKernelPingPong,
   kKernelCopy,
   kComputeFp32,
+  kComputeHalf,
   kIntegerLoop,
   kNativeMath,
   kSgemm,
@@ -138,6 +139,10 @@ Kernel create_kernel(cl_program program, const char* name);
 
 // The sgemm row: one fixed tiled kernel (sgemm_measurement.cpp), checked against the host.
 Cell measure_sgemm(const Session& session, const Settings& settings);
+
+// The half-precision multiply-add row (half_measurement.cpp): the fp32 row's chains in half8,
+// on devices with cl_khr_fp16 (a note elsewhere). `out` is a buffer of at least `bytes`.
+Cell measure_half_throughput(const Session& session, cl_mem out, std::size_t bytes, const Settings& settings);
 
 // The work-group and sub-group reduction rows and the int8 dot product rows, each beside the
 // same work written by hand (collective_measurement.cpp).
