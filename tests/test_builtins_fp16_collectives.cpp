@@ -66,12 +66,7 @@ class HalfCollectives : public DeviceTest {
   }
   // The sub-group size of full sub-groups.
   size_t width() {
-    BuiltProgram program(env, "kernel void k(global uint* r) { r[0] = get_max_sub_group_size(); }", "-cl-std=CL3.0");
-    size_t local = 1024, size = 0;
-    EXPECT_EQ(clGetKernelSubGroupInfo(program.kernel("k"), env.device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
-                                      sizeof local, &local, sizeof size, &size, nullptr),
-              CL_SUCCESS);
-    return size;
+    return max_sub_group_size(env);
   }
   // Runs `kernel(global const half* x, <extra buffers>..., global half* r)` over x.size()
   // work-items in 1-D groups of `local` and returns r, `per_item` halves per work-item.

@@ -492,24 +492,7 @@ TEST_P(Fp16Builtins, RelationalFunctions) {
   launch.run(n / 4);
   const auto rs = launch.result<int>(2);
   const auto rv = launch.result<int16_t>(3);
-  auto truth = [](int f, L x, L y) -> bool {
-    switch (f) {
-      case 0: return x == y;
-      case 1: return x != y;
-      case 2: return x > y;
-      case 3: return x >= y;
-      case 4: return x < y;
-      case 5: return x <= y;
-      case 6: return x < y || x > y;
-      case 7: return !std::isnan(x) && !std::isnan(y);
-      case 8: return std::isnan(x) || std::isnan(y);
-      case 9: return std::isfinite(x);
-      case 10: return std::isinf(x);
-      case 11: return std::isnan(x);
-      case 12: return std::isfinite(x) && std::fabs(x) >= 0x1p-14L;
-      default: return std::signbit(x);
-    }
-  };
+  auto truth = [](int f, L x, L y) { return relational_truth(f, x, y, 0x1p-14L); };
   int failures = 0;
   for (size_t j = 0; j < n; ++j) {
     for (int f = 0; f < 14; ++f) {

@@ -39,23 +39,8 @@ void check_float_relational(const Env& env) {
   launch.run(n / 4);
   auto rs = launch.template result<int>(2);
   auto rv = launch.template result<I>(3);
-  auto truth = [](int f, T x, T y) -> bool {
-    switch (f) {
-      case 0: return x == y;
-      case 1: return x != y;
-      case 2: return x > y;
-      case 3: return x >= y;
-      case 4: return x < y;
-      case 5: return x <= y;
-      case 6: return x < y || x > y;
-      case 7: return !std::isnan(x) && !std::isnan(y);
-      case 8: return std::isnan(x) || std::isnan(y);
-      case 9: return std::isfinite(x);
-      case 10: return std::isinf(x);
-      case 11: return std::isnan(x);
-      case 12: return std::isnormal(x);
-      default: return std::signbit(x);
-    }
+  auto truth = [](int f, T x, T y) {
+    return relational_truth(f, x, y, std::numeric_limits<T>::min());
   };
   for (size_t g = 0; g < n / 4; ++g)
     for (int f = 0; f < 14; ++f) {

@@ -43,12 +43,7 @@ class SubGroups : public DeviceTest {
     return read_buffer<R>(env.queue, rs.get(), global * per_item);
   }
   size_t width() {
-    BuiltProgram program(env, "kernel void k(global uint* r) { r[0] = get_max_sub_group_size(); }", "-cl-std=CL3.0");
-    size_t local = 1024, size = 0;
-    EXPECT_EQ(clGetKernelSubGroupInfo(program.kernel("k"), env.device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
-                                      sizeof local, &local, sizeof size, &size, nullptr),
-              CL_SUCCESS);
-    return size;
+    return max_sub_group_size(env);
   }
 };
 

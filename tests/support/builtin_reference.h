@@ -283,6 +283,29 @@ inline bool has_fp64(cl_device_id device) {
   return config != 0;
 }
 
+// What relational function `f` (0 isequal, 1 isnotequal, 2 isgreater, 3 isgreaterequal,
+// 4 isless, 5 islessequal, 6 islessgreater, 7 isordered, 8 isunordered, 9 isfinite, 10 isinf,
+// 11 isnan, 12 isnormal, 13 signbit) says of x and y, for a type whose smallest normal
+// magnitude is `min_normal`.
+inline bool relational_truth(int f, long double x, long double y, long double min_normal) {
+  switch (f) {
+    case 0: return x == y;
+    case 1: return x != y;
+    case 2: return x > y;
+    case 3: return x >= y;
+    case 4: return x < y;
+    case 5: return x <= y;
+    case 6: return x < y || x > y;
+    case 7: return !std::isnan(x) && !std::isnan(y);
+    case 8: return std::isnan(x) || std::isnan(y);
+    case 9: return std::isfinite(x);
+    case 10: return std::isinf(x);
+    case 11: return std::isnan(x);
+    case 12: return std::isfinite(x) && std::fabs(x) >= min_normal;
+    default: return std::signbit(x);
+  }
+}
+
 // Whether the device reports cl_khr_fp16 (tests of half builtins skip otherwise).
 inline bool has_fp16(cl_device_id device) {
   const std::string extensions = " " + device_string(device, CL_DEVICE_EXTENSIONS) + " ";

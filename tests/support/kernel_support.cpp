@@ -89,4 +89,13 @@ std::string device_name(const ::testing::TestParamInfo<cl_device_id>& info) {
   return result + std::to_string(info.index);
 }
 
+size_t max_sub_group_size(const Env& env) {
+  BuiltProgram program(env, "kernel void k(global uint* r) { r[0] = get_max_sub_group_size(); }", "-cl-std=CL3.0");
+  size_t local = 1024, size = 0;
+  EXPECT_EQ(clGetKernelSubGroupInfo(program.kernel("k"), env.device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                    sizeof local, &local, sizeof size, &size, nullptr),
+            CL_SUCCESS);
+  return size;
+}
+
 }  // namespace cucl_test

@@ -50,6 +50,10 @@ class BuiltProgram {
   std::vector<cl_kernel> kernels_;
 };
 
+// CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE of a small OpenCL C 3.0 kernel in groups of 1024
+// (or the device's largest): the width of env's device's full sub-groups.
+size_t max_sub_group_size(const Env& env);
+
 // Sets every argument of `kernel` in order (each a value the kernel takes by value or a cl_mem).
 template <class... Args>
 void set_args(cl_kernel kernel, const Args&... args) {
