@@ -110,6 +110,31 @@ TEST_P(Fp16Kernels, ArithmeticRoundsOnceToNearest) {
   }
 }
 
+// Whole half vectors loaded and widened: on GPUs LLVM 15 would load 8 or 16 halves' bits
+// straight into float registers (backends/cuda/codegen/half_extending_loads.h).
+TEST_P(Fp16Kernels, WidenedHalfVectorsKeepTheirValues) {
+  const size_t n = 64;
+  std::vector<uint16_t> in(16 * n);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = half_bits(static_cast<double>(i) * 0.75 - 300);
+  BuiltProgram program(env, std::string(kFp16Pragmas) +
+                                "kernel void k(global const half16* in, global float16* f, global double8* d) {\n"
+                                "  size_t g = get_global_id(0);\n"
+                                "  f[g] = convert_float16(in[g]);\n"
+                                "  d[2 * g] = convert_double8(in[g].lo);\n"
+                                "  d[2 * g + 1] = convert_double8(((global const half8*)in)[2 * g + 1]);\n"
+                                "}\n");
+  ASSERT_TRUE(program);
+  Launch launch(env, program.kernel("k"));
+  launch.in(in).out<float>(16 * n).out<double>(16 * n);
+  launch.run(n);
+  const auto f = launch.result<float>(1);
+  const auto d = launch.result<double>(2);
+  for (size_t i = 0; i < in.size(); ++i) {
+    EXPECT_EQ(f[i], static_cast<float>(half_to_double(in[i]))) << i;
+    EXPECT_EQ(d[i], half_to_double(in[i])) << i;
+  }
+}
+
 struct HalfPair {
   cl_half first;
   cl_short gap;

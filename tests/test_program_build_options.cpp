@@ -192,7 +192,7 @@ TEST_P(BuildOptions, OptionalFeaturesNotReportedAreNotDefined) {
     EXPECT_EQ(build_with_macro_check(env, macro, false, &log), CL_SUCCESS) << log;
     ++checked;
   }
-  EXPECT_GT(checked, 5);
+  EXPECT_GE(checked, 4);  // pipes, device-side enqueue, depth and mipmapped images on every device
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryDevice, BuildOptions, ::testing::ValuesIn(all_devices()), device_name);

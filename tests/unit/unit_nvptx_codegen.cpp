@@ -48,7 +48,7 @@ DeviceDescription nvptx_description() {
                               "__opencl_c_integer_dot_product_input_4x8bit_packed"}) {
     d.opencl_c_features.push_back({v3, feature});
   }
-  for (const char* extension : {"cl_khr_fp64", "cl_khr_byte_addressable_store", "cl_khr_global_int32_base_atomics",
+  for (const char* extension : {"cl_khr_fp64", "cl_khr_fp16", "cl_khr_byte_addressable_store", "cl_khr_global_int32_base_atomics",
                                 "cl_khr_global_int32_extended_atomics", "cl_khr_local_int32_base_atomics",
                                 "cl_khr_local_int32_extended_atomics", "cl_khr_int64_base_atomics",
                                 "cl_khr_int64_extended_atomics", "cl_khr_integer_dot_product"}) {
@@ -372,6 +372,31 @@ kernel void strided(global float* out, uint count) {
   ASSERT_NE(entry, std::string::npos) << ptx;
   const std::string align = ptx.substr(entry, ptx.find("\n}\n", entry) - entry);
   EXPECT_EQ(align.find("bra"), std::string::npos) << align;
+}
+
+// Vector loads of halves widened to float or double keep a cvt per half
+// (backends/cuda/codegen/half_extending_loads.h): LLVM 15 would load 8 or 16 halves' bits
+// straight into float and double registers.
+TEST(NvptxCodegen, WidenedHalfVectorLoadsConvertEachHalf) {
+  SKIP_WITHOUT_PTXAS();
+  const CodegenResult result = compile(R"(
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+kernel void widen(global const half8* h8, global const half16* h16, global float8* f8, global double8* d8,
+                  global float16* f16) {
+  size_t g = get_global_id(0);
+  f8[g] = convert_float8(h8[g]) * 2.0f;
+  d8[g] = convert_double8(h8[g]);
+  f16[g] = convert_float16(h16[g]);
+})");
+  ASSERT_TRUE(result.ok) << result.log;
+  const std::string ptx = decoded(result).ptx;
+  EXPECT_TRUE(ptxas_accepts(ptx));
+  const std::regex unconverted(R"(ld\.[a-z0-9.]*b16\s+\{?%f)");
+  EXPECT_FALSE(std::regex_search(ptx, unconverted)) << ptx;
+  size_t conversions = 0;
+  for (const char* cvt : {"cvt.f32.f16", "cvt.f64.f16"})
+    for (size_t at = ptx.find(cvt); at != std::string::npos; at = ptx.find(cvt, at + 1)) ++conversions;
+  EXPECT_EQ(conversions, 8u + 8u + 16u) << ptx;
 }
 
 // A volatile private variable that nothing else can see lives in a register

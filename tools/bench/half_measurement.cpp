@@ -8,16 +8,17 @@ namespace bench {
 namespace {
 
 // The fp32 row's kernel in half: 4 independent half8 chains of 256 multiply-adds, 2 * 32 * 256
-// flops per work-item. The factors differ between lanes: a pair of halves that is one value
-// twice (a splat of a scalar) is read as one register's halves, a form ptxas issues to the
-// FMA pipe only, at the fp32 rate in flops; a pair of two values also goes to the MMA pipe,
-// which doubles the rate on the H100 (64 against 122 TFLOPS, measured).
+// flops per work-item. The factor and the addend are each one pair of two different halves:
+// a pair that is one value twice (a scalar's splat) is read as one register's halves, a form
+// ptxas issues to the FMA pipe only, at the fp32 rate in flops; pairs of two values also go
+// to the MMA pipe, which doubles the rate on the H100 (65 against 121 TFLOPS, measured, with
+// 78 where each lane had a factor of its own).
 const char* kHalfSource = R"CLC(
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 __kernel void half_mad_chains(__global half* out, half a, half b) {
-  const half8 lanes = (half8)(0.0h, 1.0h, 2.0h, 3.0h, 4.0h, 5.0h, 6.0h, 7.0h);
-  const half8 factor = a - lanes * 0x1p-10h, term = b + lanes * 0x1p-14h;
-  half8 x = (half8)((half)(get_global_id(0) & 7)) + lanes;
+  const half2 factor2 = (half2)(a, a - 0x1p-10h), term2 = (half2)(b, b + 0x1p-14h);
+  const half8 factor = (half8)(factor2, factor2, factor2, factor2), term = (half8)(term2, term2, term2, term2);
+  half8 x = (half8)((half)(get_global_id(0) & 7)) + (half8)(0.0h, 1.0h, 2.0h, 3.0h, 4.0h, 5.0h, 6.0h, 7.0h);
   half8 y = x + 0.5h, z = x + 0.25h, w = x + 0.125h;
   for (int i = 0; i < 256; ++i) {
     x = mad(x, factor, term); y = mad(y, factor, term); z = mad(z, factor, term); w = mad(w, factor, term);

@@ -18,6 +18,7 @@
 #include "backends/cuda/codegen/converged_lanes.h"
 #include "backends/cuda/codegen/divide_sqrt.h"
 #include "backends/cuda/codegen/funnel_shifts.h"
+#include "backends/cuda/codegen/half_extending_loads.h"
 #include "backends/cuda/codegen/kernel_entries.h"
 #include "backends/cuda/codegen/loop_latches.h"
 #include "backends/cuda/kernel_abi.h"
@@ -117,6 +118,7 @@ CodegenResult generate_nvptx_code(std::string_view bitcode, const CodegenOptions
   legalize_address_space_casts(*module);
   take_back_edges_on_true(*module);
   emit_variable_funnel_shifts_as_shf(*module);
+  keep_half_vector_loads_apart_from_fpext(*module);
   if (settings::enabled(settings::Name::CUCL_DUMP_NVPTX_IR)) module->print(llvm::errs(), nullptr);
   program.ptx = emit_machine_code(*module, *machine, llvm::CGFT_AssemblyFile);
   if (program.ptx.empty()) {
