@@ -21,6 +21,8 @@ const std::array<Metric, kRowCount> kMetrics = {{
     {"kernel: float4 copy (read+write bytes)", "GB/s", Better::Higher},
     {"kernel: fp32 multiply-add throughput", "GFLOPS", Better::Higher},
     {"kernel: half multiply-add throughput (half8 chains)", "GFLOPS", Better::Higher},
+    {"kernel: global atomic add of int, 4096 counters (atomic_add)", "G adds/s", Better::Higher},
+    {"  the same of float (cl_ext_float_atomics atomic_fetch_add)", "G adds/s", Better::Higher},
     {"kernel: integer loop, 2^20 dependent steps in one work-item", "us", Better::Lower},
     {"kernel: native_ math (exp, divide, sqrt, powr) throughput", "Gcalls/s", Better::Higher},
     {"kernel: sgemm, one fixed 128x128-tiled kernel (n^3, n = 4096 on GPUs)", "GFLOPS", Better::Higher},
@@ -190,9 +192,10 @@ void measure_device(cl_device_id device, const Settings& settings, Cells& cells)
   if (device_value<cl_bool>(device, CL_DEVICE_COMPILER_AVAILABLE)) {
     measure_kernels(session, src.get(), dst.get(), bytes, settings, cells);
   } else {
-    for (Row row : {kKernelEnqueue, kKernelLaunch, kKernelPingPong, kKernelCopy, kComputeFp32, kComputeHalf, kIntegerLoop,
-                    kNativeMath, kSgemm, kCommandBufferReplay, kCommandBufferEnqueues, kCommandBufferUpdateReplay,
-                    kCommandBufferArgumentUpdate, kCommandBufferArgumentUpdateOfMany, kWaitCpu, kBuildFirst, kBuildAgain}) {
+    for (Row row : {kKernelEnqueue, kKernelLaunch, kKernelPingPong, kKernelCopy, kComputeFp32, kComputeHalf,
+                    kAtomicAddInt, kAtomicAddFloat, kIntegerLoop, kNativeMath, kSgemm, kCommandBufferReplay,
+                    kCommandBufferEnqueues, kCommandBufferUpdateReplay, kCommandBufferArgumentUpdate,
+                    kCommandBufferArgumentUpdateOfMany, kWaitCpu, kBuildFirst, kBuildAgain}) {
       cells[row].note = "n/a (no compiler)";
     }
   }

@@ -38,6 +38,8 @@ enum Row : std::size_t {
   kKernelCopy,
   kComputeFp32,
   kComputeHalf,
+  kAtomicAddInt,
+  kAtomicAddFloat,
   kIntegerLoop,
   kNativeMath,
   kSgemm,
@@ -143,6 +145,11 @@ Cell measure_sgemm(const Session& session, const Settings& settings);
 // The half-precision multiply-add row (half_measurement.cpp): the fp32 row's chains in half8,
 // on devices with cl_khr_fp16 (a note elsewhere). `out` is a buffer of at least `bytes`.
 Cell measure_half_throughput(const Session& session, cl_mem out, std::size_t bytes, const Settings& settings);
+
+// The atomic add rows (atomic_measurement.cpp): int atomic_add and, with cl_ext_float_atomics,
+// float atomic_fetch_add on 4096 counters of `counters` (at least 16 KiB), each work-item one add.
+void measure_atomic_adds(const Session& session, cl_mem counters, std::size_t bytes, const Settings& settings,
+                         Cells& cells);
 
 // The work-group and sub-group reduction rows and the int8 dot product rows, each beside the
 // same work written by hand (collective_measurement.cpp).
