@@ -294,7 +294,9 @@ TEST_P(Fp16Kernels, SpirvModulesWithFloat16Run) {
     const double x = half_to_double(a[i]);
     const double square = half_to_double(half_bits(x * x));
     // x * x + 1 may be one fused operation.
-    if (out[i] != half_bits(square + 1)) EXPECT_EQ(out[i], half_bits(x * x + 1)) << "x = " << x;
+    if (out[i] != half_bits(square + 1)) {
+      EXPECT_EQ(out[i], half_bits(x * x + 1)) << "x = " << x;
+    }
     EXPECT_EQ(out[n + i], double_to_half(static_cast<float>(i) * 1.001f, Rounding::kTowardZero)) << i;
     EXPECT_EQ(widened[i], static_cast<float>(x));
   }
