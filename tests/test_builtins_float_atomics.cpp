@@ -260,8 +260,13 @@ TEST_P(FloatAtomics, AddAndSubKeepSubnormals) {
   ASSERT_TRUE(program);
   const float tiny = std::numeric_limits<float>::denorm_min(), smallest_normal = std::numeric_limits<float>::min();
   // (stored, operand): even indices add, odd ones subtract.
+  // The GPU adds operands of magnitude 2^-100 and up with its flushing instruction: those meet
+  // subnormals (stored ones, or sums near zero) and must still come out as IEEE's.
+  const float big = 0x1p-100f;
   const std::vector<std::pair<float, float>> cases = {
-      {0.0f, tiny}, {0.0f, tiny}, {tiny, tiny}, {smallest_normal, tiny}, {smallest_normal, -tiny * 3}, {3 * tiny, tiny}};
+      {0.0f, tiny}, {0.0f, tiny}, {tiny, tiny}, {smallest_normal, tiny}, {smallest_normal, -tiny * 3}, {3 * tiny, tiny},
+      {tiny, 0.0f}, {tiny * 5, 0.0f}, {tiny * 7, 1.0f}, {tiny * 7, 1.0f}, {tiny * 7, big}, {-tiny, big},
+      {big * 1.5f, -big}, {big * 1.5f, big}, {-big, big}, {big, big}};
   std::vector<float> stored, operands;
   for (const auto& [s, o] : cases) stored.push_back(s), operands.push_back(o);
   Launch launch(env, program.kernel("k"));

@@ -127,15 +127,27 @@ __attribute__((target("sm_60"))) OVLD static inline double nvptx_device_fetch_ad
   return __nvvm_atom_add_gen_d(p, v);
 }
 NVPTX_RMW(fetch_add, double, nvptx_device_fetch_add)
-// Float add is a compare-and-swap loop: PTX's atom.add.f32 flushes subnormal operands and
-// results to zero (on the H100 the CTS's c11_atomics read 0 for denorm_min + 0), and the
-// device computes with subnormals (CL_FP_DENORM), which its atomics must keep too.
+// Float add: PTX's atom.add.f32 flushes subnormal operands and results to zero (on the H100
+// the CTS's c11_atomics read 0 for denorm_min + 0), while the device computes with subnormals
+// (CL_FP_DENORM), which its atomics must keep too; a compare-and-swap loop keeps them, ~40x
+// slower under contention. The flush changes nothing for an addend v of magnitude 2^-101 or
+// more (and for infinities and NaNs): v itself is normal; a subnormal value o read from memory
+// is below half an ulp of v (ulp(v) >= 2^-124), so o + v rounds to v, which the flushed add
+// stores too; and a normal o gives a sum that is zero or normal (below |v| / 2 or above 2|v|
+// it exceeds a quarter of |v|; in between it is a multiple of ulp(o) >= 2^-125). So the
+// hardware adds those, with a margin (2^-100), and a compare-and-swap loop the smaller ones,
+// zero included (adding 0 to a subnormal must leave it).
 OVLD static inline float nvptx_atomic_fetch_add(volatile float *p, float v, memory_order order,
                                                 memory_scope scope) {
   if (nvptx_releases(order)) nvptx_fence(scope);
-  float stored = *p;
-  while (!nvptx_atomic_compare_exchange(p, &stored, stored + v, memory_order_relaxed, memory_order_relaxed,
-                                        scope)) {}
+  float stored;
+  if (__builtin_fabsf(v) < 0x1p-100f) {
+    stored = *p;
+    while (!nvptx_atomic_compare_exchange(p, &stored, stored + v, memory_order_relaxed, memory_order_relaxed,
+                                          scope)) {}
+  } else {
+    stored = nvptx_system_scope(scope) ? nvptx_sys_fetch_add(p, v) : __nvvm_atom_add_gen_f((float *)p, v);
+  }
   if (nvptx_acquires(order)) nvptx_fence(scope);
   return stored;
 }

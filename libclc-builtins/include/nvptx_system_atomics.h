@@ -39,9 +39,10 @@ NVPTX_SYS_INTEGER_ATOMICS(uint, 32, "u", "r")
 NVPTX_SYS_INTEGER_ATOMICS(long, 64, "s", "l")
 NVPTX_SYS_INTEGER_ATOMICS(ulong, 64, "u", "l")
 #undef NVPTX_SYS_INTEGER_ATOMICS
-// cl_ext_float_atomics' double add (atomic_support.h builds the rest on it and on the
-// compare-and-swap above; float add is a compare-and-swap loop, see there).
+// cl_ext_float_atomics' adds (atomic_support.h builds the rest on them and on the
+// compare-and-swap above; float add flushes subnormals, see there).
 NVPTX_SYS_RMW(fetch_add, double, "add.f64", "d")
+NVPTX_SYS_RMW(fetch_add, float, "add.f32", "f")
 #undef NVPTX_SYS_RMW
 
 #endif
