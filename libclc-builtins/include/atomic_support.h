@@ -15,9 +15,10 @@
 // them.
 //
 // cl_ext_float_atomics (float and double; ATOMIC_FETCH_FLOAT, LEGACY_FETCH_FLOAT): add and sub
-// are LLVM's atomicrmw fadd/fsub (one atom.add.f64 for double on nvptx64, a compare-and-swap
-// loop on x86), float add and sub on nvptx64 and min and max on both targets
-// compare-and-swap loops.
+// are LLVM's atomicrmw fadd/fsub on x86 (a compare-and-swap loop) and one atom.add.f64 for
+// double on nvptx64, where float add and sub are one atom.add.f32 or, for addends below
+// 2^-100, a compare-and-swap loop (see nvptx_atomic_fetch_add); min and max are
+// compare-and-swap loops on both targets.
 #pragma once
 
 // Floating-point min and max: whether the operand `v` replaces the `stored` value. As the

@@ -5,8 +5,7 @@
 #include "measurements.h"
 
 #include <algorithm>
-#include <string>
-#include <vector>
+#include <chrono>
 
 namespace bench {
 namespace {
@@ -52,16 +51,11 @@ void measure_atomic_adds(const Session& session, cl_mem counters, std::size_t by
   Kernel add_int = create_kernel(ints.get(), "add_int");
   cells[kAtomicAddInt].value = adds_per_second(session, settings, add_int.get(), counters, items);
 
-  const std::string extensions = " " + device_string(session.device(), CL_DEVICE_EXTENSIONS) + " ";
-  if (extensions.find(" cl_ext_float_atomics ") == std::string::npos) {
+  if (!lists_extension(session.device(), "cl_ext_float_atomics")) {
     cells[kAtomicAddFloat].note = "n/a (no cl_ext_float_atomics)";
     return;
   }
-  cl_int status = CL_SUCCESS;
-  cl_device_id device = session.device();
-  Program floats(clCreateProgramWithSource(session.context(), 1, &kFloatSource, nullptr, &status));
-  check(status, "clCreateProgramWithSource");
-  check(clBuildProgram(floats.get(), 1, &device, "-cl-std=CL3.0", nullptr, nullptr), "clBuildProgram");
+  Program floats = build_program(session, kFloatSource, "-cl-std=CL3.0");
   Kernel add_float = create_kernel(floats.get(), "add_float");
   cells[kAtomicAddFloat].value = adds_per_second(session, settings, add_float.get(), counters, items);
 }

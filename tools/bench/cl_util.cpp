@@ -89,6 +89,11 @@ std::string device_string(cl_device_id device, cl_device_info param) {
   return info_string(clGetDeviceInfo, device, param);
 }
 
+bool lists_extension(cl_device_id device, const std::string& extension) {
+  const std::string extensions = " " + device_string(device, CL_DEVICE_EXTENSIONS) + " ";
+  return extensions.find(" " + extension + " ") != std::string::npos;
+}
+
 std::vector<cl_platform_id> platforms() {
   cl_uint count = 0;
   BENCH_CL(clGetPlatformIDs(0, nullptr, &count));

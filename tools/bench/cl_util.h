@@ -67,6 +67,8 @@ class SvmAllocation {
 
 std::string platform_string(cl_platform_id platform, cl_platform_info param);
 std::string device_string(cl_device_id device, cl_device_info param);
+// Whether CL_DEVICE_EXTENSIONS names `extension`.
+bool lists_extension(cl_device_id device, const std::string& extension);
 
 template <typename T>
 T device_value(cl_device_id device, cl_device_info param) {

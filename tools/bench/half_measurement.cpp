@@ -1,7 +1,6 @@
 #include "measurements.h"
 
 #include <algorithm>
-#include <string>
 
 namespace bench {
 
@@ -32,8 +31,7 @@ constexpr double kHalfMadFlopsPerItem = 2.0 * 32 * 256;
 }  // namespace
 
 Cell measure_half_throughput(const Session& session, cl_mem out, std::size_t bytes, const Settings& settings) {
-  const std::string extensions = " " + device_string(session.device(), CL_DEVICE_EXTENSIONS) + " ";
-  if (extensions.find(" cl_khr_fp16 ") == std::string::npos) return {std::nullopt, "n/a (no cl_khr_fp16)"};
+  if (!lists_extension(session.device(), "cl_khr_fp16")) return {std::nullopt, "n/a (no cl_khr_fp16)"};
   Program program = build_program(session, kHalfSource);
   Kernel mad = create_kernel(program.get(), "half_mad_chains");
   const cl_half a = 0x3bfe, b = 0x1419;  // 0.999, 0.001

@@ -102,11 +102,12 @@ double build_milliseconds(const Session& session, const std::string& source) {
 
 }  // namespace
 
-Program build_program(cl_context context, const std::vector<cl_device_id>& devices, const char* source) {
+Program build_program(cl_context context, const std::vector<cl_device_id>& devices, const char* source,
+                      const char* options) {
   cl_int status = CL_SUCCESS;
   Program program(clCreateProgramWithSource(context, 1, &source, nullptr, &status));
   check(status, "clCreateProgramWithSource");
-  status = clBuildProgram(program.get(), static_cast<cl_uint>(devices.size()), devices.data(), nullptr, nullptr,
+  status = clBuildProgram(program.get(), static_cast<cl_uint>(devices.size()), devices.data(), options, nullptr,
                           nullptr);
   if (status == CL_BUILD_PROGRAM_FAILURE) {
     for (cl_device_id device : devices) {
@@ -121,8 +122,8 @@ Program build_program(cl_context context, const std::vector<cl_device_id>& devic
   return program;
 }
 
-Program build_program(const Session& session, const char* source) {
-  return build_program(session.context(), {session.device()}, source);
+Program build_program(const Session& session, const char* source, const char* options) {
+  return build_program(session.context(), {session.device()}, source, options);
 }
 
 Kernel create_kernel(cl_program program, const char* name) {

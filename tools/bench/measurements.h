@@ -134,9 +134,10 @@ std::size_t bandwidth_bytes(cl_device_id device, const Settings& settings);
 void measure_device(cl_device_id device, const Settings& settings, Cells& cells);
 
 // Builds `source` for the session's device; the build log goes to stderr when it fails.
-Program build_program(const Session& session, const char* source);
+Program build_program(const Session& session, const char* source, const char* options = nullptr);
 // The same for every device in `devices`, all of `context`.
-Program build_program(cl_context context, const std::vector<cl_device_id>& devices, const char* source);
+Program build_program(cl_context context, const std::vector<cl_device_id>& devices, const char* source,
+                      const char* options = nullptr);
 Kernel create_kernel(cl_program program, const char* name);
 
 // The sgemm row: one fixed tiled kernel (sgemm_measurement.cpp), checked against the host.
