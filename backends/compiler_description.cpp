@@ -72,22 +72,40 @@ void describe_opencl_c_compiler(DeviceDescription& d, const CompilerSetup& setup
   describe_float_atomics(d);
 }
 
-void describe_float_atomics(DeviceDescription& d) {
-  constexpr cl_device_fp_atomic_capabilities_ext everything =
-      CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT | CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT |
-      CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT |
-      CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT;
-  d.single_fp_atomic_capabilities = everything;
-  d.double_fp_atomic_capabilities = everything;
-  d.extensions.push_back({CL_EXT_FLOAT_ATOMICS_EXTENSION_VERSION, CL_EXT_FLOAT_ATOMICS_EXTENSION_NAME});
-  // The version is that of the OpenCL C the extension extends.
-  const cl_version v3 = CL_MAKE_VERSION(3, 0, 0);
-  for (const char* type : {"fp32", "fp64"}) {
-    for (const char* operation : {"global_atomic_add", "local_atomic_add", "global_atomic_min_max",
-                                  "local_atomic_min_max"}) {
-      d.opencl_c_features.push_back({v3, std::string("__opencl_c_ext_") + type + "_" + operation});
-    }
+namespace {
+
+constexpr cl_device_fp_atomic_capabilities_ext kEveryFpAtomic =
+    CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT | CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT |
+    CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT |
+    CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT;
+
+// The OpenCL C feature macros of cl_ext_float_atomics for `type` (fp16, fp32, fp64), each
+// versioned as the OpenCL C it extends.
+void add_fp_atomic_features(DeviceDescription& d, std::string_view type, std::initializer_list<const char*> operations) {
+  for (const char* operation : operations) {
+    d.opencl_c_features.push_back({CL_MAKE_VERSION(3, 0, 0), "__opencl_c_ext_" + std::string(type) + "_" + operation});
   }
+}
+
+constexpr std::initializer_list<const char*> kAddMinMax = {"global_atomic_add", "local_atomic_add",
+                                                           "global_atomic_min_max", "local_atomic_min_max"};
+
+}  // namespace
+
+void describe_float_atomics(DeviceDescription& d) {
+  d.single_fp_atomic_capabilities = kEveryFpAtomic;
+  d.double_fp_atomic_capabilities = kEveryFpAtomic;
+  d.extensions.push_back({CL_EXT_FLOAT_ATOMICS_EXTENSION_VERSION, CL_EXT_FLOAT_ATOMICS_EXTENSION_NAME});
+  // float and double load, store and exchange are OpenCL C 2.0's, without feature macros.
+  add_fp_atomic_features(d, "fp32", kAddMinMax);
+  add_fp_atomic_features(d, "fp64", kAddMinMax);
+}
+
+void describe_half_atomics(DeviceDescription& d) {
+  if (d.half_fp_config == 0) return;
+  d.half_fp_atomic_capabilities = kEveryFpAtomic;
+  add_fp_atomic_features(d, "fp16", kAddMinMax);
+  add_fp_atomic_features(d, "fp16", {"global_atomic_load_store", "local_atomic_load_store"});
 }
 
 void describe_half_precision(DeviceDescription& d, cl_uint native_width, bool hardware_fma) {

@@ -32,6 +32,11 @@ void describe_float_atomics(DeviceDescription& d);
 // device has hardware fma).
 void describe_half_precision(DeviceDescription& d, cl_uint native_width, bool hardware_fma);
 
+// cl_ext_float_atomics for half, in global and local memory: load, store and exchange, add
+// and sub, min and max, with their feature macros. Nothing without cl_khr_fp16: call after
+// describe_half_precision.
+void describe_half_atomics(DeviceDescription& d);
+
 // OpenCL 3.1 for a device that has everything 3.1 requires (a compiler, sub-groups, SPIR-V
 // up to 1.4, the extensions 3.1 promotes), which then also accepts OpenCL C 3.1. Call last.
 void report_opencl_3_1_where_complete(DeviceDescription& d);

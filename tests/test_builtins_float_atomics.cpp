@@ -17,8 +17,7 @@ using namespace cucl_test::builtin;
 namespace {
 
 // cl_ext_float_atomics 1.0.0, from its specification (Debian's headers lack it).
-constexpr cl_device_info kSingleFpAtomicCapabilities = 0x4231, kDoubleFpAtomicCapabilities = 0x4232,
-                         kHalfFpAtomicCapabilities = 0x4233;
+constexpr cl_device_info kSingleFpAtomicCapabilities = 0x4231, kDoubleFpAtomicCapabilities = 0x4232;
 constexpr cl_bitfield kGlobalLoadStore = 1 << 0, kGlobalAdd = 1 << 1, kGlobalMinMax = 1 << 2,
                       kLocalLoadStore = 1 << 16, kLocalAdd = 1 << 17, kLocalMinMax = 1 << 18;
 constexpr cl_bitfield kEveryCapability =
@@ -41,21 +40,17 @@ class FloatAtomics : public DeviceTest {
   }
 };
 
-// Half atomics are not offered (cl_khr_fp16 is: its builtins need none of them).
-TEST_P(FloatAtomics, DeviceReportsFp32AndFp64ButNoHalfAtomics) {
+// float and double have every capability (half's are tested in test_fp16_atomics.cpp).
+TEST_P(FloatAtomics, DeviceReportsEveryFp32AndFp64Atomic) {
   for (cl_device_info param : {kSingleFpAtomicCapabilities, kDoubleFpAtomicCapabilities}) {
     EXPECT_EQ(info_value<cl_bitfield>(clGetDeviceInfo, env.device, param), kEveryCapability) << param;
   }
-  EXPECT_EQ(info_value<cl_bitfield>(clGetDeviceInfo, env.device, kHalfFpAtomicCapabilities), cl_bitfield{0});
   EXPECT_EQ(extension_version(env.device, "cl_ext_float_atomics"), CL_MAKE_VERSION(1, 0, 0));
   for (const char* type : {"fp32", "fp64"}) {
     for (const char* operation : {"global_atomic_add", "local_atomic_add", "global_atomic_min_max",
                                   "local_atomic_min_max"}) {
       EXPECT_TRUE(lists_feature(env.device, std::string("__opencl_c_ext_") + type + "_" + operation)) << operation;
     }
-  }
-  for (const cl_name_version& feature : name_versions(env.device, CL_DEVICE_OPENCL_C_FEATURES)) {
-    EXPECT_EQ(std::string(feature.name).find("__opencl_c_ext_fp16"), std::string::npos) << feature.name;
   }
 }
 

@@ -86,6 +86,8 @@ void describe_cuda_compiler(DeviceDescription& d, const NvptxTarget& target) {
   d.native_vector_width[kDouble] = 1;
   // Pairs of halves are one register and one f16x2 instruction.
   describe_half_precision(d, 2, /*hardware_fma=*/true);
+  // Half atomics are atom.add.noftz.f16 and atom.cas.b16 (libclc-builtins/include/atomic_support.h).
+  if (target.sm >= 70) describe_half_atomics(d);
   // dot and dot_acc_sat are one dp4a (plus add.sat) for every signedness, vector or packed.
   const cl_device_integer_dot_product_acceleration_properties_khr dp4a = {CL_TRUE, CL_TRUE, CL_TRUE,
                                                                           CL_TRUE, CL_TRUE, CL_TRUE};

@@ -223,6 +223,7 @@ DeviceDescription describe_host_device(unsigned concurrency) {
   d.queue_on_host_properties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
   describe_host_compiler(d);
   describe_half_precision(d, simd / 2, has_hardware_fma());
+  describe_half_atomics(d);
   d.extensions.push_back({CL_MAKE_VERSION(1, 0, 0), "cl_khr_device_uuid"});
   // A sub-group is one work-item (libclc-builtins/src/sub_group_host.cl says why). Work-items
   // of a group take turns on one thread, so one that waits for another's progress without a

@@ -1,12 +1,12 @@
 """Atomic builtins: the OpenCL 1.x atomic_*/atom_* functions and the C11-style atomics of
-OpenCL C 3.0 6.15.12, with cl_ext_float_atomics' add, sub, min and max of atomic_float and
-atomic_double. All are real atomic instructions (or compare-and-swap loops of them), written
+OpenCL C 3.0 6.15.12, with cl_ext_float_atomics' add, sub, min and max of atomic_half,
+atomic_float and atomic_double, and the load, store and exchange of atomic_half. All are real atomic instructions (or compare-and-swap loops of them), written
 with the per-target operations of include/atomic_support.h (ATOMIC_*, LEGACY_*): clang's
 __opencl_atomic_* and __atomic_* builtins on the host, where work-groups run in parallel
 threads; the __sync and __nvvm builtins with membar fences on nvptx64."""
 
 NAMED = ["__global", "__local"]
-FLOATING = ["float", "double"]
+FLOATING = ["half", "float", "double"]
 INCLUDE = '#include "atomic_support.h"\n\n'
 LEGACY_OPS = {"add": "LEGACY_FETCH(add, p, v)",
               "sub": "LEGACY_FETCH(sub, p, v)",
@@ -39,6 +39,9 @@ def legacy():
     for space in LEGACY_SPACES:
         out.append(f"OVLD float atomic_xchg(volatile {space} float *p, float v) {{\n"
                    f"  return as_float(LEGACY_EXCHANGE((volatile {space} uint *)p, as_uint(v)));\n}}\n")
+        # The SPIR-V translator's reading of OpAtomicExchange on a 16-bit float.
+        out.append(f"OVLD half atomic_xchg(volatile {space} half *p, half v) {{\n"
+                   f"  return as_half(LEGACY_EXCHANGE((volatile {space} ushort *)p, as_ushort(v)));\n}}\n")
     # No OpenCL C program can call these (no header declares them): the SPIR-V translator
     # reads OpAtomicFAddEXT, OpAtomicFMinEXT and OpAtomicFMaxEXT as them (a subtraction is an
     # OpAtomicFAddEXT of the negated operand).
@@ -50,8 +53,8 @@ def legacy():
     return "".join(out)
 
 
-C11_TYPES = {"int": "atomic_int", "uint": "atomic_uint", "long": "atomic_long",
-             "ulong": "atomic_ulong", "float": "atomic_float", "double": "atomic_double"}
+# The types whose atomic_T has every C11 operation (atomic_half has fewer, see c11()).
+C11_TYPES = ["int", "uint", "long", "ulong", "float", "double"]
 INTEGER = ["int", "uint", "long", "ulong"]
 DEFAULT_ORDER, DEFAULT_SCOPE = "memory_order_seq_cst", "memory_scope_device"
 
@@ -66,10 +69,23 @@ def c11_variants(space):
             ("_explicit", ", memory_order order", "order", DEFAULT_SCOPE), full]
 
 
+def half_load_store_exchange(obj, suffix, extra, order, scope):
+    """atomic_half's store, load and exchange: the only other operations the extension gives it
+    (no atomic_init, no compare-exchange). clang 15's builtin declarations give atomic_store an
+    atomic_half operand (which the mangled name shows) where the extension has half: both exist."""
+    out = [f"OVLD void atomic_store{suffix}({obj}, half v{extra}) {{ ATOMIC_STORE(half, obj, v, {order}, {scope}); }}\n",
+           f"OVLD void atomic_store{suffix}({obj}, atomic_half v{extra}) "
+           f"{{ ATOMIC_STORE(half, obj, *(half *)&v, {order}, {scope}); }}\n",
+           f"OVLD half atomic_load{suffix}({obj}{extra}) {{ return ATOMIC_LOAD(half, obj, {order}, {scope}); }}\n",
+           f"OVLD half atomic_exchange{suffix}({obj}, half v{extra}) "
+           f"{{ return ATOMIC_EXCHANGE(half, obj, v, {order}, {scope}); }}\n"]
+    return "".join(out)
+
+
 def c11():
     out = []
     for space in ["__global", "__local", ""]:
-        obj = lambda t: f"volatile {space} {C11_TYPES[t]} *obj".replace("  ", " ").strip()
+        obj = lambda t: f"volatile {space} atomic_{t} *obj".replace("  ", " ").strip()
         for t in C11_TYPES:
             out.append(f"OVLD void atomic_init({obj(t)}, {t} v) {{ __opencl_atomic_init(obj, v); }}\n")
         for suffix, extra, order, scope in c11_variants(space):
@@ -117,6 +133,7 @@ def c11():
                        f"{{ ATOMIC_STORE(int, (volatile {space} atomic_int *)obj, 0, {order}, {scope}); }}\n")
         # cl_ext_float_atomics gives the named spaces every form too.
         for suffix, extra, order, scope in c11_variants(""):
+            out.append(half_load_store_exchange(obj("half"), suffix, extra, order, scope))
             for t in FLOATING:
                 for op in ("add", "sub", "min", "max"):
                     out.append(f"OVLD {t} atomic_fetch_{op}{suffix}({obj(t)}, {t} v{extra}) "

@@ -14,11 +14,11 @@
 // (atomic_add, atom_add, ...) are relaxed at device scope, which is what OpenCL 1.x asked of
 // them.
 //
-// cl_ext_float_atomics (float and double; ATOMIC_FETCH_FLOAT, LEGACY_FETCH_FLOAT): add and sub
-// are LLVM's atomicrmw fadd/fsub on x86 (a compare-and-swap loop) and one atom.add.f64 for
-// double on nvptx64, where float add and sub are one atom.add.f32 or, for addends below
-// 2^-100, a compare-and-swap loop (see nvptx_atomic_fetch_add); min and max are
-// compare-and-swap loops on both targets.
+// cl_ext_float_atomics (half, float and double; ATOMIC_FETCH_FLOAT, LEGACY_FETCH_FLOAT): add
+// and sub are LLVM's atomicrmw fadd/fsub on x86 (a compare-and-swap loop) and one
+// atom.add.noftz.f16 or atom.add.f64 on nvptx64, where float add and sub are one
+// atom.add.f32 or, for addends below 2^-100, a compare-and-swap loop (see
+// nvptx_atomic_fetch_add); min and max are compare-and-swap loops on both targets.
 #pragma once
 
 // Floating-point min and max: whether the operand `v` replaces the `stored` value. As the
@@ -57,15 +57,8 @@ static inline bool nvptx_acquires(memory_order order) {
     if (nvptx_acquires(order)) nvptx_fence(scope);                                          \
     return old;                                                                             \
   }
-#define NVPTX_INTEGER_ATOMICS(T, SUFFIX)                                                    \
-  NVPTX_RMW(fetch_add, T, __sync_fetch_and_add)                                             \
-  NVPTX_RMW(fetch_sub, T, __sync_fetch_and_sub)                                             \
-  NVPTX_RMW(fetch_and, T, __sync_fetch_and_and)                                             \
-  NVPTX_RMW(fetch_or, T, __sync_fetch_and_or)                                               \
-  NVPTX_RMW(fetch_xor, T, __sync_fetch_and_xor)                                             \
-  NVPTX_RMW(fetch_min, T, __nvvm_atom_min_gen_##SUFFIX)                                     \
-  NVPTX_RMW(fetch_max, T, __nvvm_atom_max_gen_##SUFFIX)                                     \
-  NVPTX_RMW(exchange, T, __sync_lock_test_and_set)                                          \
+// Relaxed loads and stores are volatile accesses, between the fences of their order.
+#define NVPTX_LOAD_STORE(T)                                                                 \
   OVLD static inline T nvptx_atomic_load(volatile T *p, memory_order order,                 \
                                          memory_scope scope) {                              \
     if (order == memory_order_seq_cst) nvptx_fence(scope);                                  \
@@ -78,23 +71,70 @@ static inline bool nvptx_acquires(memory_order order) {
     if (nvptx_releases(order)) nvptx_fence(scope);                                          \
     *p = v;                                                                                 \
     if (order == memory_order_seq_cst) nvptx_fence(scope);                                  \
-  }                                                                                         \
+  }
+// Compare-exchange on nvptx_compare_and_swap(p, expected, desired, scope), which returns
+// the value it found.
+#define NVPTX_COMPARE_EXCHANGE(T)                                                           \
   OVLD static inline bool nvptx_atomic_compare_exchange(volatile T *p, T *expected,         \
       T desired, memory_order success, memory_order failure, memory_scope scope) {          \
     if (nvptx_releases(success)) nvptx_fence(scope);                                        \
     T wanted = *expected;                                                                   \
-    T old = nvptx_system_scope(scope) ? nvptx_sys_compare_and_swap(p, wanted, desired)      \
-                                      : __sync_val_compare_and_swap(p, wanted, desired);    \
+    T old = nvptx_compare_and_swap(p, wanted, desired, scope);                              \
     bool exchanged = old == wanted;                                                         \
     if (nvptx_acquires(exchanged ? success : failure)) nvptx_fence(scope);                  \
     if (!exchanged) *expected = old;                                                        \
     return exchanged;                                                                       \
   }
+#define NVPTX_INTEGER_ATOMICS(T, SUFFIX)                                                    \
+  NVPTX_RMW(fetch_add, T, __sync_fetch_and_add)                                             \
+  NVPTX_RMW(fetch_sub, T, __sync_fetch_and_sub)                                             \
+  NVPTX_RMW(fetch_and, T, __sync_fetch_and_and)                                             \
+  NVPTX_RMW(fetch_or, T, __sync_fetch_and_or)                                               \
+  NVPTX_RMW(fetch_xor, T, __sync_fetch_and_xor)                                             \
+  NVPTX_RMW(fetch_min, T, __nvvm_atom_min_gen_##SUFFIX)                                     \
+  NVPTX_RMW(fetch_max, T, __nvvm_atom_max_gen_##SUFFIX)                                     \
+  NVPTX_RMW(exchange, T, __sync_lock_test_and_set)                                          \
+  NVPTX_LOAD_STORE(T)                                                                       \
+  OVLD static inline T nvptx_compare_and_swap(volatile T *p, T expected, T desired,         \
+                                              memory_scope scope) {                         \
+    return nvptx_system_scope(scope) ? nvptx_sys_compare_and_swap(p, expected, desired)     \
+                                     : __sync_val_compare_and_swap(p, expected, desired);   \
+  }                                                                                         \
+  NVPTX_COMPARE_EXCHANGE(T)
 NVPTX_INTEGER_ATOMICS(int, i)
 NVPTX_INTEGER_ATOMICS(uint, ui)
 NVPTX_INTEGER_ATOMICS(long, l)
 NVPTX_INTEGER_ATOMICS(ulong, ul)
 #undef NVPTX_INTEGER_ATOMICS
+
+// 16-bit atomics, for atomic_half: PTX's atom.cas.b16 (sm_70 and later, where the devices
+// offer half atomics: backends/cuda/cuda_description.cpp; LLVM 15 would widen a 16-bit
+// compare-and-swap to a masked 32-bit loop) and an exchange loop on it (PTX has no 16-bit
+// atom.exch).
+OVLD static inline ushort nvptx_compare_and_swap(volatile ushort *p, ushort expected, ushort desired,
+                                                 memory_scope scope) {
+  ushort old;
+  if (nvptx_system_scope(scope)) {
+    __asm__ volatile("atom.sys.cas.b16 %0, [%1], %2, %3;"
+                     : "=h"(old) : "l"((ulong)p), "h"(expected), "h"(desired) : "memory");
+  } else {
+    __asm__ volatile("atom.cas.b16 %0, [%1], %2, %3;"
+                     : "=h"(old) : "l"((ulong)p), "h"(expected), "h"(desired) : "memory");
+  }
+  return old;
+}
+NVPTX_LOAD_STORE(ushort)
+NVPTX_COMPARE_EXCHANGE(ushort)
+OVLD static inline ushort nvptx_atomic_exchange(volatile ushort *p, ushort v, memory_order order,
+                                                memory_scope scope) {
+  if (nvptx_releases(order)) nvptx_fence(scope);
+  ushort stored = *p, seen;
+  while ((seen = nvptx_compare_and_swap(p, stored, v, scope)) != stored) stored = seen;
+  if (nvptx_acquires(order)) nvptx_fence(scope);
+  return stored;
+}
+#undef NVPTX_COMPARE_EXCHANGE
+#undef NVPTX_LOAD_STORE
 
 // float and double atomics work on the bits (compare-exchange compares representations).
 #define NVPTX_FLOAT_ATOMICS(T, BITS)                                                        \
@@ -115,6 +155,7 @@ NVPTX_INTEGER_ATOMICS(ulong, ul)
     return nvptx_atomic_compare_exchange((volatile BITS *)p, (BITS *)expected,              \
                                          as_##BITS(desired), success, failure, scope);      \
   }
+NVPTX_FLOAT_ATOMICS(half, ushort)
 NVPTX_FLOAT_ATOMICS(float, uint)
 NVPTX_FLOAT_ATOMICS(double, ulong)
 #undef NVPTX_FLOAT_ATOMICS
@@ -152,6 +193,20 @@ OVLD static inline float nvptx_atomic_fetch_add(volatile float *p, float v, memo
   if (nvptx_acquires(order)) nvptx_fence(scope);
   return stored;
 }
+// Half add: PTX's atom.add.noftz.f16 (sm_70 and later) rounds to nearest and keeps
+// subnormals, as the device's half arithmetic does.
+OVLD static inline half nvptx_atomic_fetch_add(volatile half *p, half v, memory_order order,
+                                               memory_scope scope) {
+  if (nvptx_releases(order)) nvptx_fence(scope);
+  ushort old;
+  if (nvptx_system_scope(scope)) {
+    __asm__ volatile("atom.sys.add.noftz.f16 %0, [%1], %2;" : "=h"(old) : "l"((ulong)p), "h"(as_ushort(v)) : "memory");
+  } else {
+    __asm__ volatile("atom.add.noftz.f16 %0, [%1], %2;" : "=h"(old) : "l"((ulong)p), "h"(as_ushort(v)) : "memory");
+  }
+  if (nvptx_acquires(order)) nvptx_fence(scope);
+  return as_half(old);
+}
 // Floating-point min and max are compare-and-swap loops (PTX 7.5 has no floating-point atom
 // min or max), relaxed, between the fences of the order.
 #define NVPTX_FLOAT_MIN_MAX(name, T, REPLACES)                                              \
@@ -172,6 +227,7 @@ OVLD static inline float nvptx_atomic_fetch_add(volatile float *p, float v, memo
   }                                                                                         \
   NVPTX_FLOAT_MIN_MAX(fetch_min, T, FLOAT_MIN_REPLACES)                                     \
   NVPTX_FLOAT_MIN_MAX(fetch_max, T, FLOAT_MAX_REPLACES)
+NVPTX_FLOAT_ARITHMETIC(half)
 NVPTX_FLOAT_ARITHMETIC(float)
 NVPTX_FLOAT_ARITHMETIC(double)
 #undef NVPTX_FLOAT_ARITHMETIC
@@ -225,6 +281,7 @@ static inline memory_order host_load_order(memory_order order) {
   }                                                                                         \
   HOST_FLOAT_MIN_MAX(fetch_min, T, FLOAT_MIN_REPLACES)                                      \
   HOST_FLOAT_MIN_MAX(fetch_max, T, FLOAT_MAX_REPLACES)
+HOST_FLOAT_ATOMICS(half)
 HOST_FLOAT_ATOMICS(float)
 HOST_FLOAT_ATOMICS(double)
 #undef HOST_FLOAT_ATOMICS

@@ -2,6 +2,7 @@
 
 #include <spirv-tools/libspirv.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <set>
@@ -12,6 +13,7 @@ namespace {
 
 // Opcodes and operand values from the SPIR-V specification.
 enum Op : uint32_t {
+  kOpExtension = 10,
   kOpCapability = 17,
   kOpMemoryModel = 14,
   kOpTypeInt = 21,
@@ -40,6 +42,8 @@ enum Op : uint32_t {
   kOpMemberDecorateString = 5633,
 };
 constexpr uint32_t kCapabilityInt64 = 11;
+// Extensions the translator does not know by name whose instructions and capabilities it reads.
+constexpr std::string_view kExtensionsUnknownToTranslator[] = {"SPV_EXT_shader_atomic_float16_add"};
 constexpr uint32_t kAddressingPhysical64 = 2;
 // Memory operand bits that carry an extra operand word: Aligned, MakePointerAvailable,
 // MakePointerVisible.
@@ -103,6 +107,17 @@ class Rewriter {
     switch (in.opcode) {
       case kOpDecorateString:
       case kOpMemberDecorateString: changed_ = true; return {};
+      case kOpExtension: {
+        // A literal string: nul-terminated, padded with nuls to whole words.
+        const std::string_view name(reinterpret_cast<const char*>(w.data() + 1));
+        if (std::find(std::begin(kExtensionsUnknownToTranslator), std::end(kExtensionsUnknownToTranslator), name) !=
+            std::end(kExtensionsUnknownToTranslator)) {
+          changed_ = true;
+          return {};
+        }
+        out.insert(out.end(), w.begin(), w.end());
+        return {};
+      }
       case kOpCopyMemory: {
         // A load and a store: the first memory operands are the target's, the second (or
         // again the first) the source's.

@@ -10,6 +10,9 @@
 //   OpCopyMemorySized with a second (source) memory operand -> the first one only
 //   OpDecorateString / OpMemberDecorateString (UserSemantic and the like) -> dropped: they
 //                                   annotate, and OpenCL gives them no meaning
+//   OpExtension "SPV_EXT_shader_atomic_float16_add" -> dropped: the translator rejects the
+//                                   name, but reads its capability (AtomicFloat16AddEXT) and
+//                                   OpAtomicFAddEXT on 16-bit floats, all it adds
 // The module must have passed the validator.
 #pragma once
 

@@ -42,10 +42,12 @@ enum Capability : cl_uint {
   kDotProduct = 6019,
   kBitInstructions = 6025,
   kGroupNonUniformRotateKHR = 6026,
+  kAtomicFloat16MinMaxEXT = 5616,
   kAtomicFloat32MinMaxEXT = 5612,
   kAtomicFloat64MinMaxEXT = 5613,
   kAtomicFloat32AddEXT = 6033,
   kAtomicFloat64AddEXT = 6034,
+  kAtomicFloat16AddEXT = 6095,
 };
 
 bool has_feature(const backend::DeviceDescription& d, const char* name) {
@@ -60,12 +62,16 @@ void add_float_atomics(SpirvSupport& s, const backend::DeviceDescription& d) {
                                                        CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT;
   constexpr cl_device_fp_atomic_capabilities_ext min_max = CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT |
                                                            CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT;
+  const auto half = d.half_fp_atomic_capabilities;
   const auto single = d.single_fp_atomic_capabilities;
   const auto twice = d.double_fp_atomic_capabilities;
   if ((single | twice) & add) s.extensions.push_back("SPV_EXT_shader_atomic_float_add");
-  if ((single | twice) & min_max) s.extensions.push_back("SPV_EXT_shader_atomic_float_min_max");
+  if (half & add) s.extensions.push_back("SPV_EXT_shader_atomic_float16_add");
+  if ((half | single | twice) & min_max) s.extensions.push_back("SPV_EXT_shader_atomic_float_min_max");
+  if (half & add) s.capabilities.push_back(kAtomicFloat16AddEXT);
   if (single & add) s.capabilities.push_back(kAtomicFloat32AddEXT);
   if (twice & add) s.capabilities.push_back(kAtomicFloat64AddEXT);
+  if (half & min_max) s.capabilities.push_back(kAtomicFloat16MinMaxEXT);
   if (single & min_max) s.capabilities.push_back(kAtomicFloat32MinMaxEXT);
   if (twice & min_max) s.capabilities.push_back(kAtomicFloat64MinMaxEXT);
 }

@@ -48,7 +48,7 @@ DeviceDescription nvptx_description() {
                               "__opencl_c_integer_dot_product_input_4x8bit_packed"}) {
     d.opencl_c_features.push_back({v3, feature});
   }
-  for (const char* extension : {"cl_khr_fp64", "cl_khr_fp16", "cl_khr_byte_addressable_store", "cl_khr_global_int32_base_atomics",
+  for (const char* extension : {"cl_khr_fp64", "cl_khr_byte_addressable_store", "cl_khr_global_int32_base_atomics",
                                 "cl_khr_global_int32_extended_atomics", "cl_khr_local_int32_base_atomics",
                                 "cl_khr_local_int32_extended_atomics", "cl_khr_int64_base_atomics",
                                 "cl_khr_int64_extended_atomics", "cl_khr_integer_dot_product"}) {
@@ -59,6 +59,8 @@ DeviceDescription nvptx_description() {
   d.max_work_group_size = 1024;
   cucl::backend::describe_sub_groups(d, 32, /*independent_forward_progress=*/true);
   cucl::backend::describe_float_atomics(d);
+  cucl::backend::describe_half_precision(d, 2, /*hardware_fma=*/true);
+  cucl::backend::describe_half_atomics(d);
   return d;
 }
 
@@ -764,6 +766,58 @@ kernel void max_f64(volatile global atomic_double* d) {
     EXPECT_EQ(count(text, "atom" + any_space + "\\.cas\\." + bits + "\\s"), 1) << kernel << "\n" << text;
     EXPECT_GE(count(text, "\\bbra"), 1) << kernel << "\n" << text;
   }
+  SKIP_WITHOUT_PTXAS();
+  EXPECT_TRUE(ptxas_accepts(ptx));
+}
+
+// atomic_half: add and sub are one atom.add.noftz.f16 (rounded to nearest, subnormals kept),
+// at system scope atom.sys; exchange, min and max loop on atom.cas.b16; loads and stores are
+// 16-bit accesses.
+TEST(NvptxCodegen, HalfAtomicsAreAtomAddNoftzAndSixteenBitCompareAndSwap) {
+  const CodegenResult result = compile_for(nvptx_description_with_all_devices_scope(), R"(
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+kernel void add_f16(volatile global atomic_half* h, global half* r) {
+  r[get_global_id(0)] = atomic_fetch_add_explicit(h, 1.0h, memory_order_relaxed, memory_scope_device);
+}
+kernel void sub_f16(volatile global atomic_half* h) { atomic_fetch_sub(h, 2.0h); }
+kernel void local_add_f16(global half* out) {
+  local atomic_half l;
+  if (get_local_id(0) == 0) atomic_store(&l, 0.0h);
+  work_group_barrier(CLK_LOCAL_MEM_FENCE);
+  atomic_fetch_add_explicit(&l, 1.0h, memory_order_relaxed, memory_scope_work_group);
+  work_group_barrier(CLK_LOCAL_MEM_FENCE);
+  out[0] = atomic_load(&l);
+}
+kernel void system_add_f16(volatile global atomic_half* h) {
+  atomic_fetch_add_explicit(h, 1.0h, memory_order_relaxed, memory_scope_all_svm_devices);
+}
+kernel void min_f16(volatile global atomic_half* h) {
+  atomic_fetch_min_explicit(h, 1.0h, memory_order_relaxed, memory_scope_device);
+}
+kernel void exchange_f16(volatile global atomic_half* h, global half* r) { r[0] = atomic_exchange(h, 3.0h); }
+kernel void system_max_f16(volatile global atomic_half* h) {
+  atomic_fetch_max_explicit(h, 1.0h, memory_order_relaxed, memory_scope_all_devices);
+})");
+  ASSERT_TRUE(result.ok) << result.log;
+  const std::string ptx = decoded(result).ptx;
+  const auto count = [](const std::string& text, const std::string& pattern) {
+    const std::regex instruction(pattern);
+    return std::distance(std::sregex_iterator(text.begin(), text.end(), instruction), std::sregex_iterator());
+  };
+  for (const char* kernel : {"add_f16", "sub_f16", "local_add_f16"}) {
+    const std::string text = entry_text(ptx, kernel);
+    EXPECT_EQ(count(text, "atom\\.add\\.noftz\\.f16\\s"), 1) << kernel << "\n" << text;
+    EXPECT_EQ(count(text, "\\.cas\\."), 0) << kernel << "\n" << text;
+  }
+  const std::string system = entry_text(ptx, "system_add_f16");
+  EXPECT_EQ(count(system, "atom\\.sys\\.add\\.noftz\\.f16\\s"), 1) << system;
+  for (const char* kernel : {"min_f16", "exchange_f16"}) {
+    const std::string text = entry_text(ptx, kernel);
+    EXPECT_EQ(count(text, "atom\\.cas\\.b16\\s"), 1) << kernel << "\n" << text;
+    EXPECT_EQ(count(text, "\\.b32\\s"), 0) << "a 16-bit atomic widened to 32 bits\n" << text;
+    EXPECT_GE(count(text, "\\bbra"), 1) << kernel << "\n" << text;
+  }
+  EXPECT_EQ(count(entry_text(ptx, "system_max_f16"), "atom\\.sys\\.cas\\.b16\\s"), 1);
   SKIP_WITHOUT_PTXAS();
   EXPECT_TRUE(ptxas_accepts(ptx));
 }
