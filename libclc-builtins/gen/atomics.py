@@ -1,6 +1,8 @@
 """Atomic builtins: the OpenCL 1.x atomic_*/atom_* functions and the C11-style atomics of
 OpenCL C 3.0 6.15.12, with cl_ext_float_atomics' add, sub, min and max of atomic_half,
-atomic_float and atomic_double, and the load, store and exchange of atomic_half. All are real atomic instructions (or compare-and-swap loops of them), written
+atomic_float and atomic_double, and the load, store and exchange of atomic_half. (The SPIR-V
+reader has the translator name SPIR-V's atomics as the C11 ones, atomic_*_explicit.) All are
+real atomic instructions (or compare-and-swap loops of them), written
 with the per-target operations of include/atomic_support.h (ATOMIC_*, LEGACY_*): clang's
 __opencl_atomic_* and __atomic_* builtins on the host, where work-groups run in parallel
 threads; the __sync and __nvvm builtins with membar fences on nvptx64."""
@@ -18,17 +20,11 @@ LEGACY_OPS = {"add": "LEGACY_FETCH(add, p, v)",
               "xor": "LEGACY_FETCH(xor, p, v)"}
 
 
-# The OpenCL 1.x functions exist for __global and __local pointers in OpenCL C; the SPIR-V
-# translator also calls them on generic pointers (the "" space here, OpenCL C 2.0's generic),
-# for SPIR-V atomic instructions on Generic pointers.
-LEGACY_SPACES = NAMED + [""]
-
-
 def legacy():
     out = []
     for prefix, types in (("atomic_", ["int", "uint"]), ("atom_", ["int", "uint", "long", "ulong"])):
         for t in types:
-            for space in LEGACY_SPACES:
+            for space in NAMED:
                 p = f"volatile {space} {t} *p"
                 for op, expr in LEGACY_OPS.items():
                     out.append(f"OVLD {t} {prefix}{op}({p}, {t} v) {{ return {expr}; }}\n")
@@ -36,20 +32,9 @@ def legacy():
                 out.append(f"OVLD {t} {prefix}dec({p}) {{ return LEGACY_FETCH(sub, p, ({t})1); }}\n")
                 out.append(f"OVLD {t} {prefix}cmpxchg({p}, {t} cmp, {t} v) {{\n"
                            f"  return LEGACY_COMPARE_EXCHANGE(p, cmp, v);\n}}\n")
-    for space in LEGACY_SPACES:
+    for space in NAMED:
         out.append(f"OVLD float atomic_xchg(volatile {space} float *p, float v) {{\n"
                    f"  return as_float(LEGACY_EXCHANGE((volatile {space} uint *)p, as_uint(v)));\n}}\n")
-        # The SPIR-V translator's reading of OpAtomicExchange on a 16-bit float.
-        out.append(f"OVLD half atomic_xchg(volatile {space} half *p, half v) {{\n"
-                   f"  return as_half(LEGACY_EXCHANGE((volatile {space} ushort *)p, as_ushort(v)));\n}}\n")
-    # No OpenCL C program can call these (no header declares them): the SPIR-V translator
-    # reads OpAtomicFAddEXT, OpAtomicFMinEXT and OpAtomicFMaxEXT as them (a subtraction is an
-    # OpAtomicFAddEXT of the negated operand).
-    for t in FLOATING:
-        for space in LEGACY_SPACES:
-            for op in ("add", "min", "max"):
-                out.append(f"OVLD {t} atomic_{op}(volatile {space} {t} *p, {t} v) "
-                           f"{{ return LEGACY_FETCH_FLOAT({op}, {t}, p, v); }}\n")
     return "".join(out)
 
 

@@ -14,7 +14,7 @@
 // (atomic_add, atom_add, ...) are relaxed at device scope, which is what OpenCL 1.x asked of
 // them.
 //
-// cl_ext_float_atomics (half, float and double; ATOMIC_FETCH_FLOAT, LEGACY_FETCH_FLOAT): add
+// cl_ext_float_atomics (half, float and double; ATOMIC_FETCH_FLOAT): add
 // and sub are LLVM's atomicrmw fadd/fsub on x86 (a compare-and-swap loop) and one
 // atom.add.noftz.f16 or atom.add.f64 on nvptx64, where float add and sub are one
 // atom.add.f32 or, for addends below 2^-100, a compare-and-swap loop (see
@@ -249,7 +249,6 @@ NVPTX_FLOAT_ARITHMETIC(double)
 #define LEGACY_FETCH(op, p, v) nvptx_atomic_fetch_##op(p, v, memory_order_relaxed, memory_scope_device)
 #define LEGACY_EXCHANGE(p, v) nvptx_atomic_exchange(p, v, memory_order_relaxed, memory_scope_device)
 #define LEGACY_COMPARE_EXCHANGE(p, cmp, v) __sync_val_compare_and_swap(p, cmp, v)
-#define LEGACY_FETCH_FLOAT(op, T, p, v) LEGACY_FETCH(op, p, v)
 
 #else
 
@@ -300,6 +299,5 @@ HOST_FLOAT_ATOMICS(double)
 #define LEGACY_EXCHANGE(p, v) __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST)
 #define LEGACY_COMPARE_EXCHANGE(p, cmp, v)                                                  \
   (__atomic_compare_exchange_n(p, &(cmp), v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST), (cmp))
-#define LEGACY_FETCH_FLOAT(op, T, p, v) ATOMIC_FETCH_FLOAT(op, T, p, v, memory_order_seq_cst, memory_scope_device)
 
 #endif

@@ -109,6 +109,10 @@ void keep_sub_groups_per_work_group(std::string_view il, llvm::Module& module) {
 SPIRV::TranslatorOpts translator_options() {
   SPIRV::TranslatorOpts options;
   options.enableAllExtensions();
+  // Builtins as OpenCL C 2.0 names them: atomics become atomic_*_explicit with the order and
+  // scope of their SPIR-V semantics (OpenCL 1.2's atomic_add and the like would drop both,
+  // leaving every SPIR-V atomic relaxed on GPUs).
+  options.setDesiredBIsRepresentation(SPIRV::BIsRepresentation::OpenCL20);
   return options;
 }
 

@@ -30,6 +30,61 @@ inline constexpr const char* kDontInlineCall = R"(
                OpStore %io %result Aligned 4
                OpReturn
                OpFunctionEnd
-)";;
+)";
+
+// Kernels "acquire_load", "release_store", "relaxed_load" and "seq_cst_add": one atomic each
+// on an int in CrossWorkgroup memory at Device scope, with the memory semantics their names
+// say (CrossWorkgroupMemory plus Acquire 0x2, Release 0x4, none, SequentiallyConsistent 0x10).
+inline constexpr const char* kOrderedAtomics = R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %acquire_load "acquire_load"
+               OpEntryPoint Kernel %release_store "release_store"
+               OpEntryPoint Kernel %relaxed_load "relaxed_load"
+               OpEntryPoint Kernel %seq_cst_add "seq_cst_add"
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+        %ptr = OpTypePointer CrossWorkgroup %uint
+         %fn = OpTypeFunction %void %ptr %ptr
+     %device = OpConstant %uint 1
+    %acquire = OpConstant %uint 0x202
+    %release = OpConstant %uint 0x204
+    %relaxed = OpConstant %uint 0x200
+    %seq_cst = OpConstant %uint 0x210
+        %one = OpConstant %uint 1
+%acquire_load = OpFunction %void None %fn
+         %a0 = OpFunctionParameter %ptr
+         %a1 = OpFunctionParameter %ptr
+         %l0 = OpLabel
+         %av = OpAtomicLoad %uint %a0 %device %acquire
+               OpStore %a1 %av
+               OpReturn
+               OpFunctionEnd
+%release_store = OpFunction %void None %fn
+         %b0 = OpFunctionParameter %ptr
+         %b1 = OpFunctionParameter %ptr
+         %l1 = OpLabel
+         %bv = OpLoad %uint %b1
+               OpAtomicStore %b0 %device %release %bv
+               OpReturn
+               OpFunctionEnd
+%relaxed_load = OpFunction %void None %fn
+         %c0 = OpFunctionParameter %ptr
+         %c1 = OpFunctionParameter %ptr
+         %l2 = OpLabel
+         %cv = OpAtomicLoad %uint %c0 %device %relaxed
+               OpStore %c1 %cv
+               OpReturn
+               OpFunctionEnd
+%seq_cst_add = OpFunction %void None %fn
+         %d0 = OpFunctionParameter %ptr
+         %d1 = OpFunctionParameter %ptr
+         %l3 = OpLabel
+         %dv = OpAtomicIAdd %uint %d0 %device %seq_cst %one
+               OpStore %d1 %dv
+               OpReturn
+               OpFunctionEnd
+)";
 
 }  // namespace spirv_samples

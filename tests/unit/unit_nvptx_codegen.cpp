@@ -488,24 +488,33 @@ kernel void k(global float* f, global float4* v) {
 
 // SPIR-V's DontInline puts noinline on the call as well as on the function; the code
 // generator inlines everything into the kernel entry all the same (CTS op_function_noinline).
-TEST(NvptxCodegen, DontInlineCallsFromSpirvAreInlined) {
-  SKIP_WITHOUT_PTXAS();
+// The PTX of SPIR-V assembly (spirv-as, then the SPIR-V reader, then the code generator).
+std::string ptx_of_spirv_assembly(const char* assembly) {
   const auto dir = std::filesystem::temp_directory_path() / ("cucl-spv-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
-  std::ofstream(dir / "k.spvasm") << spirv_samples::kDontInlineCall;
+  std::ofstream(dir / "k.spvasm") << assembly;
   const std::string assemble = "spirv-as --target-env spv1.0 " + (dir / "k.spvasm").string() + " -o " +
                                (dir / "k.spv").string();
-  ASSERT_EQ(std::system(assemble.c_str()), 0) << assemble;
+  EXPECT_EQ(std::system(assemble.c_str()), 0) << assemble;
   std::ifstream in(dir / "k.spv", std::ios::binary);
   const std::string il((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::filesystem::remove_all(dir);
   const cucl::compiler::FrontendResult front = cucl::compiler::translate_spirv(il, {});
-  ASSERT_TRUE(front.ok) << front.log;
+  EXPECT_TRUE(front.ok) << front.log;
+  if (!front.ok) return {};
   const CodegenResult result = cucl::backend::cuda::generate_nvptx_code(front.bitcode, {}, kTarget);
-  ASSERT_TRUE(result.ok) << result.log;
-  const auto program = decoded(result);
-  EXPECT_EQ(program.ptx.find("call."), std::string::npos) << program.ptx;
-  EXPECT_TRUE(ptxas_accepts(program.ptx));
+  EXPECT_TRUE(result.ok) << result.log;
+  return result.ok ? decoded(result).ptx : std::string();
+}
+
+// SPIR-V's DontInline puts noinline on the call as well as on the function; the code
+// generator inlines everything into the kernel entry all the same (CTS op_function_noinline).
+TEST(NvptxCodegen, DontInlineCallsFromSpirvAreInlined) {
+  SKIP_WITHOUT_PTXAS();
+  const std::string ptx = ptx_of_spirv_assembly(spirv_samples::kDontInlineCall);
+  ASSERT_FALSE(ptx.empty());
+  EXPECT_EQ(ptx.find("call."), std::string::npos) << ptx;
+  EXPECT_TRUE(ptxas_accepts(ptx));
 }
 
 TEST(NvptxProgramFormat, RejectsOtherTargetsAndDamage) {
@@ -818,6 +827,26 @@ kernel void system_max_f16(volatile global atomic_half* h) {
     EXPECT_GE(count(text, "\\bbra"), 1) << kernel << "\n" << text;
   }
   EXPECT_EQ(count(entry_text(ptx, "system_max_f16"), "atom\\.sys\\.cas\\.b16\\s"), 1);
+  SKIP_WITHOUT_PTXAS();
+  EXPECT_TRUE(ptxas_accepts(ptx));
+}
+
+// SPIR-V atomics keep the order of their memory semantics: the reader asks the translator for
+// OpenCL C 2.0's atomic_*_explicit (OpenCL 1.2's names would make every one a relaxed
+// atom on GPUs), so acquire and release get their device-scope fence and relaxed none.
+TEST(NvptxCodegen, SpirvAtomicsKeepTheirMemoryOrder) {
+  const std::string ptx = ptx_of_spirv_assembly(spirv_samples::kOrderedAtomics);
+  ASSERT_FALSE(ptx.empty());
+  const auto fences = [&](const char* kernel) {
+    const std::string text = entry_text(ptx, kernel);
+    size_t n = 0;
+    for (size_t at = text.find("membar.gl"); at != std::string::npos; at = text.find("membar.gl", at + 1)) ++n;
+    return n;
+  };
+  EXPECT_GE(fences("acquire_load"), 1u) << entry_text(ptx, "acquire_load");
+  EXPECT_GE(fences("release_store"), 1u) << entry_text(ptx, "release_store");
+  EXPECT_EQ(fences("seq_cst_add"), 2u) << entry_text(ptx, "seq_cst_add");
+  EXPECT_EQ(fences("relaxed_load"), 0u) << entry_text(ptx, "relaxed_load");
   SKIP_WITHOUT_PTXAS();
   EXPECT_TRUE(ptxas_accepts(ptx));
 }
