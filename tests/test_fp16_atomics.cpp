@@ -140,6 +140,37 @@ TEST_P(Fp16Atomics, AddAndSubRoundOnceAndKeepSubnormals) {
   }
 }
 
+// NaN results carry the same bits on every device (the host CPU's rules, which the CTS's
+// reference follows): the stored NaN quieted, else the operand's, and 0xfe00 for inf - inf.
+TEST_P(Fp16Atomics, NaNResultsHaveTheHostsBits) {
+  BuiltProgram program(env, std::string(kFp16Pragmas) + R"(
+    kernel void k(volatile global atomic_half* h, global const half* operands) {
+      size_t i = get_global_id(0);
+      if (i % 2) atomic_fetch_sub(&h[i], operands[i]); else atomic_fetch_add(&h[i], operands[i]);
+    })", "-cl-std=CL3.0");
+  ASSERT_TRUE(program);
+  struct Case {
+    uint16_t stored, operand, result;  // even index: add, odd: sub
+  };
+  const uint16_t one = half_bits(1);
+  const std::vector<Case> cases = {
+      {0xffff, one, 0xffff},       {0xffff, one, 0xffff},          // a stored NaN stays
+      {one, 0xfd00, 0xff00},       {one, 0x7c01, 0x7e01},          // the operand's NaN, quieted
+      {0x7d00, 0xfe00, 0x7f00},    {0xfe01, 0x7e00, 0xfe01},       // of two NaNs the stored one
+      {kHalfInf, kNegativeInf, 0xfe00}, {kHalfInf, kHalfInf, 0xfe00},  // inf - inf
+      {kHalfNaN, one, kHalfNaN},   {0x7fff, one, 0x7fff}};
+  std::vector<uint16_t> stored, operands;
+  for (const Case& c : cases) stored.push_back(c.stored), operands.push_back(c.operand);
+  Launch launch(env, program.kernel("k"));
+  launch.in(stored).in(operands);
+  launch.run(cases.size(), 1);
+  const auto h = launch.result<uint16_t>(0);
+  for (size_t i = 0; i < cases.size(); ++i) {
+    EXPECT_EQ(h[i], cases[i].result) << std::hex << cases[i].stored << (i % 2 ? " - " : " + ") << cases[i].operand
+                                     << " gave " << h[i];
+  }
+}
+
 // One work-item per case: min (even index) and max (odd). A NaN operand leaves a number, a
 // number replaces a stored NaN, infinities and subnormals order as numbers, and of two zeros
 // either may stay.
@@ -234,6 +265,40 @@ TEST_P(Fp16Atomics, LocalAndGlobalStoreLoadExchange) {
   }
   EXPECT_EQ(sums[64], half_bits(7));
   EXPECT_EQ(g[64], half_bits(-9));
+}
+
+// Exchanges under contention, from diverged work-items on two addresses of one 32-bit word,
+// repeated: every value is handed on exactly once (on GPUs a compare-and-swap loop that
+// pauses between attempts, see atomic_support.h).
+TEST_P(Fp16Atomics, ContendedExchangesHandEveryValueOnOnce) {
+  BuiltProgram program(env, std::string(kFp16Pragmas) + R"(
+    kernel void k(volatile global atomic_half* h, global half* got) {
+      size_t i = get_global_id(0);
+      if (i % 3 == 2) return;
+      half mine = atomic_exchange(&h[i % 3], (half)(i + 1));
+      for (int k = 0; k < 100; ++k) {
+        mine = atomic_exchange_explicit(&h[i % 3], mine, memory_order_acq_rel, memory_scope_device);
+      }
+      got[i] = mine;
+    })", "-cl-std=CL3.0");
+  ASSERT_TRUE(program);
+  constexpr size_t kItems = 1536;  // values up to 1536: exact in half
+  Launch launch(env, program.kernel("k"));
+  launch.in(std::vector<uint16_t>{half_bits(0), half_bits(-1)}).out<uint16_t>(kItems);
+  launch.run(kItems, 256);
+  const auto h = launch.result<uint16_t>(0);
+  const auto got = launch.result<uint16_t>(1);
+  for (size_t address = 0; address < 2; ++address) {
+    SCOPED_TRACE("address " + std::to_string(address));
+    std::vector<double> seen = {half_to_double(h[address])}, want = {address ? -1.0 : 0.0};
+    for (size_t i = address; i < kItems; i += 3) {
+      seen.push_back(half_to_double(got[i]));
+      want.push_back(double(i + 1));
+    }
+    std::sort(seen.begin(), seen.end());
+    std::sort(want.begin(), want.end());
+    EXPECT_EQ(seen, want);
+  }
 }
 
 // The SPIR-V forms: OpAtomicFAddEXT, OpAtomicFMinEXT and OpAtomicFMaxEXT on 16-bit floats

@@ -109,8 +109,7 @@ NVPTX_INTEGER_ATOMICS(ulong, ul)
 
 // 16-bit atomics, for atomic_half: PTX's atom.cas.b16 (sm_70 and later, where the devices
 // offer half atomics: backends/cuda/cuda_description.cpp; LLVM 15 would widen a 16-bit
-// compare-and-swap to a masked 32-bit loop) and an exchange loop on it (PTX has no 16-bit
-// atom.exch).
+// compare-and-swap to a masked 32-bit loop).
 OVLD static inline ushort nvptx_compare_and_swap(volatile ushort *p, ushort expected, ushort desired,
                                                  memory_scope scope) {
   ushort old;
@@ -125,11 +124,18 @@ OVLD static inline ushort nvptx_compare_and_swap(volatile ushort *p, ushort expe
 }
 NVPTX_LOAD_STORE(ushort)
 NVPTX_COMPARE_EXCHANGE(ushort)
+// PTX has no 16-bit atom.exch: a compare-and-swap loop. Under contention each success makes
+// every other contender's attempt fail (1024 work-items exchanging on one half took minutes
+// in the CTS's c11_atomics), so a failed attempt pauses (nanosleep, sm_70 and later, doubling
+// up to a microsecond) and reads the value again before the next.
 OVLD static inline ushort nvptx_atomic_exchange(volatile ushort *p, ushort v, memory_order order,
                                                 memory_scope scope) {
   if (nvptx_releases(order)) nvptx_fence(scope);
-  ushort stored = *p, seen;
-  while ((seen = nvptx_compare_and_swap(p, stored, v, scope)) != stored) stored = seen;
+  ushort stored = *p;
+  for (uint pause = 32; nvptx_compare_and_swap(p, stored, v, scope) != stored; pause = min(2 * pause, 1024u)) {
+    __asm__ volatile("nanosleep.u32 %0;" : : "r"(pause));
+    stored = *p;
+  }
   if (nvptx_acquires(order)) nvptx_fence(scope);
   return stored;
 }
@@ -193,19 +199,36 @@ OVLD static inline float nvptx_atomic_fetch_add(volatile float *p, float v, memo
   if (nvptx_acquires(order)) nvptx_fence(scope);
   return stored;
 }
-// Half add: PTX's atom.add.noftz.f16 (sm_70 and later) rounds to nearest and keeps
-// subnormals, as the device's half arithmetic does.
-OVLD static inline half nvptx_atomic_fetch_add(volatile half *p, half v, memory_order order,
-                                               memory_scope scope) {
+// Half add and sub: PTX's atom.add.noftz.f16 (sm_70 and later) rounds to nearest and keeps
+// subnormals, as the device's half arithmetic does. Its NaN results are the canonical 0x7fff;
+// the host device's (x86) and the CTS's reference are the stored value's NaN quieted, else
+// the operand's, and 0xfe00 for inf - inf. Where the add made a NaN, a compare-and-swap puts
+// that NaN in place of the canonical one (unless another update came first), so both devices
+// leave the same bits. `operand` is what the caller added or subtracted, `addend` what is added.
+OVLD static inline half nvptx_half_add(volatile half *p, half addend, half operand, memory_order order,
+                                       memory_scope scope) {
   if (nvptx_releases(order)) nvptx_fence(scope);
   ushort old;
   if (nvptx_system_scope(scope)) {
-    __asm__ volatile("atom.sys.add.noftz.f16 %0, [%1], %2;" : "=h"(old) : "l"((ulong)p), "h"(as_ushort(v)) : "memory");
+    __asm__ volatile("atom.sys.add.noftz.f16 %0, [%1], %2;" : "=h"(old) : "l"((ulong)p), "h"(as_ushort(addend)) : "memory");
   } else {
-    __asm__ volatile("atom.add.noftz.f16 %0, [%1], %2;" : "=h"(old) : "l"((ulong)p), "h"(as_ushort(v)) : "memory");
+    __asm__ volatile("atom.add.noftz.f16 %0, [%1], %2;" : "=h"(old) : "l"((ulong)p), "h"(as_ushort(addend)) : "memory");
+  }
+  const half stored = as_half(old);
+  const bool invalid = __builtin_isinf(stored) && __builtin_isinf(addend) && signbit(stored) != signbit(addend);
+  if (__builtin_isnan(stored) || __builtin_isnan(operand) || invalid) {
+    const ushort quiet = 0x0200, canonical = 0x7fff;
+    const ushort nan = __builtin_isnan(stored) ? old | quiet : __builtin_isnan(operand) ? as_ushort(operand) | quiet : 0xfe00;
+    if (nan != canonical) nvptx_compare_and_swap((volatile ushort *)p, canonical, nan, scope);
   }
   if (nvptx_acquires(order)) nvptx_fence(scope);
-  return as_half(old);
+  return stored;
+}
+OVLD static inline half nvptx_atomic_fetch_add(volatile half *p, half v, memory_order order, memory_scope scope) {
+  return nvptx_half_add(p, v, v, order, scope);
+}
+OVLD static inline half nvptx_atomic_fetch_sub(volatile half *p, half v, memory_order order, memory_scope scope) {
+  return nvptx_half_add(p, -v, v, order, scope);
 }
 // Floating-point min and max are compare-and-swap loops (PTX 7.5 has no floating-point atom
 // min or max), relaxed, between the fences of the order.
@@ -227,7 +250,8 @@ OVLD static inline half nvptx_atomic_fetch_add(volatile half *p, half v, memory_
   }                                                                                         \
   NVPTX_FLOAT_MIN_MAX(fetch_min, T, FLOAT_MIN_REPLACES)                                     \
   NVPTX_FLOAT_MIN_MAX(fetch_max, T, FLOAT_MAX_REPLACES)
-NVPTX_FLOAT_ARITHMETIC(half)
+NVPTX_FLOAT_MIN_MAX(fetch_min, half, FLOAT_MIN_REPLACES)
+NVPTX_FLOAT_MIN_MAX(fetch_max, half, FLOAT_MAX_REPLACES)
 NVPTX_FLOAT_ARITHMETIC(float)
 NVPTX_FLOAT_ARITHMETIC(double)
 #undef NVPTX_FLOAT_ARITHMETIC
