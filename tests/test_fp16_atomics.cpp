@@ -18,7 +18,6 @@ namespace {
 // cl_ext_float_atomics 1.0.0, from its specification (Debian's headers lack it).
 constexpr cl_device_info kHalfFpAtomicCapabilities = 0x4233;
 constexpr cl_bitfield kEveryCapability = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 16) | (1 << 17) | (1 << 18);
-constexpr cl_device_info kSpirvCapabilities = 0x12BB;  // CL_DEVICE_SPIRV_CAPABILITIES_KHR
 constexpr cl_uint kAtomicFloat16AddEXT = 6095, kAtomicFloat16MinMaxEXT = 5616;
 
 constexpr uint16_t kHalfNaN = 0x7e00, kHalfInf = 0x7c00, kNegativeInf = 0xfc00, kDenormMin = 0x0001,
@@ -55,10 +54,7 @@ TEST_P(Fp16Atomics, QueriesFeatureMacrosAndSpirvCapabilitiesAgree) {
   BuiltProgram program(env, checks + "kernel void k(global int* out) { out[0] = 1; }\n", "-cl-std=CL3.0");
   EXPECT_TRUE(program);
   if (lists_spirv(env.device)) {
-    size_t size = 0;
-    ASSERT_EQ(clGetDeviceInfo(env.device, kSpirvCapabilities, 0, nullptr, &size), CL_SUCCESS);
-    std::vector<cl_uint> capabilities(size / sizeof(cl_uint));
-    ASSERT_EQ(clGetDeviceInfo(env.device, kSpirvCapabilities, size, capabilities.data(), nullptr), CL_SUCCESS);
+    const std::vector<cl_uint> capabilities = spirv_capabilities(env.device);
     for (cl_uint capability : {kAtomicFloat16AddEXT, kAtomicFloat16MinMaxEXT}) {
       EXPECT_NE(std::find(capabilities.begin(), capabilities.end(), capability), capabilities.end()) << capability;
     }

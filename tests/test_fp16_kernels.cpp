@@ -259,11 +259,7 @@ TEST_P(Fp16Kernels, ImagesReadAndWriteHalves) {
 // translator made of OpenCL C, and the capability in the device's SPIR-V queries.
 TEST_P(Fp16Kernels, SpirvModulesWithFloat16Run) {
   if (!lists_spirv(env.device)) GTEST_SKIP() << "no SPIR-V";
-  constexpr cl_device_info kSpirvCapabilities = 0x12BB;  // CL_DEVICE_SPIRV_CAPABILITIES_KHR
-  size_t size = 0;
-  ASSERT_EQ(clGetDeviceInfo(env.device, kSpirvCapabilities, 0, nullptr, &size), CL_SUCCESS);
-  std::vector<cl_uint> capabilities(size / sizeof(cl_uint));
-  ASSERT_EQ(clGetDeviceInfo(env.device, kSpirvCapabilities, size, capabilities.data(), nullptr), CL_SUCCESS);
+  const std::vector<cl_uint> capabilities = spirv_capabilities(env.device);
   constexpr cl_uint kFloat16 = 9;
   EXPECT_NE(std::find(capabilities.begin(), capabilities.end(), kFloat16), capabilities.end());
 

@@ -26,11 +26,7 @@ TEST_P(Fp16Off, NothingOfHalfPrecisionIsReported) {
     EXPECT_EQ(std::string(feature.name).find("fp16"), std::string::npos) << feature.name;
   }
   if (lists_spirv(env.device)) {
-    constexpr cl_device_info kSpirvCapabilities = 0x12BB;  // CL_DEVICE_SPIRV_CAPABILITIES_KHR
-    size_t size = 0;
-    ASSERT_EQ(clGetDeviceInfo(env.device, kSpirvCapabilities, 0, nullptr, &size), CL_SUCCESS);
-    std::vector<cl_uint> capabilities(size / sizeof(cl_uint));
-    ASSERT_EQ(clGetDeviceInfo(env.device, kSpirvCapabilities, size, capabilities.data(), nullptr), CL_SUCCESS);
+    const std::vector<cl_uint> capabilities = spirv_capabilities(env.device);
     for (cl_uint half_capability : {9u /* Float16 */, 6095u /* AtomicFloat16AddEXT */, 5616u /* MinMax */}) {
       EXPECT_EQ(std::count(capabilities.begin(), capabilities.end(), half_capability), 0) << half_capability;
     }

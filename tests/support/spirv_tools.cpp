@@ -35,6 +35,15 @@ bool lists_spirv(cl_device_id device) {
   return device_string(device, CL_DEVICE_IL_VERSION).find("SPIR-V_1.0") != std::string::npos;
 }
 
+std::vector<cl_uint> spirv_capabilities(cl_device_id device) {
+  constexpr cl_device_info kSpirvCapabilities = 0x12BB;  // CL_DEVICE_SPIRV_CAPABILITIES_KHR
+  size_t size = 0;
+  EXPECT_EQ(clGetDeviceInfo(device, kSpirvCapabilities, 0, nullptr, &size), CL_SUCCESS);
+  std::vector<cl_uint> capabilities(size / sizeof(cl_uint));
+  EXPECT_EQ(clGetDeviceInfo(device, kSpirvCapabilities, size, capabilities.data(), nullptr), CL_SUCCESS);
+  return capabilities;
+}
+
 void SpirvDeviceTest::SetUp() {
   DeviceTest::SetUp();
   if (IsSkipped()) return;

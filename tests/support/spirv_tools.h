@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "support/kernel_support.h"
 
@@ -10,6 +11,10 @@ namespace cucl_test {
 
 // Whether the device lists SPIR-V 1.0 in CL_DEVICE_IL_VERSION.
 bool lists_spirv(cl_device_id device);
+
+// CL_DEVICE_SPIRV_CAPABILITIES_KHR (cl_khr_spirv_queries): the SPIR-V capabilities the device
+// accepts; empty, with a test failure, where the query fails.
+std::vector<cl_uint> spirv_capabilities(cl_device_id device);
 
 // A DeviceTest that skips devices listing no SPIR-V.
 class SpirvDeviceTest : public DeviceTest {

@@ -704,6 +704,12 @@ kernel void floats(volatile global atomic_float* f, volatile global atomic_doubl
 // so are float add and sub of operands known to be 2^-100 or more in magnitude (atom.add.f32
 // flushes subnormals, which smaller operands alone can meet: an operand not known takes a
 // compare-and-swap loop beside the instruction); min and max are compare-and-swap loops on the bits.
+// How many times `pattern` (a regular expression) matches in `text`.
+std::ptrdiff_t count_matches(const std::string& text, const std::string& pattern) {
+  const std::regex instruction(pattern);
+  return std::distance(std::sregex_iterator(text.begin(), text.end(), instruction), std::sregex_iterator());
+}
+
 TEST(NvptxCodegen, AtomicAddsAreOneInstructionAndMinMaxCompareAndSwapLoops) {
   const CodegenResult result = compile_for(nvptx_description_with_all_devices_scope(), R"(
 float add_generic(volatile atomic_float* p, float v) { return atomic_fetch_add(p, v); }
@@ -747,33 +753,29 @@ kernel void max_f64(volatile global atomic_double* d) {
 })");
   ASSERT_TRUE(result.ok) << result.log;
   const std::string ptx = decoded(result).ptx;
-  const auto count = [](const std::string& text, const std::string& pattern) {
-    const std::regex instruction(pattern);
-    return std::distance(std::sregex_iterator(text.begin(), text.end(), instruction), std::sregex_iterator());
-  };
   const std::string any_space = R"((\.global|\.shared)?)";
   for (const char* kernel : {"add_f64", "sub_f64", "local_add_f64"}) {
     const std::string text = entry_text(ptx, kernel);
-    EXPECT_EQ(count(text, "(atom|red)" + any_space + "\\.add\\.f64\\s"), 1) << kernel << "\n" << text;
-    EXPECT_EQ(count(text, "\\.cas\\."), 0) << kernel << "\n" << text;
+    EXPECT_EQ(count_matches(text, "(atom|red)" + any_space + "\\.add\\.f64\\s"), 1) << kernel << "\n" << text;
+    EXPECT_EQ(count_matches(text, "\\.cas\\."), 0) << kernel << "\n" << text;
   }
   for (const char* kernel : {"add_f32", "sub_f32", "local_add_f32", "generic_add"}) {
     const std::string text = entry_text(ptx, kernel);
-    EXPECT_EQ(count(text, "(atom|red)" + any_space + "\\.add\\.f32\\s"), 1) << kernel << "\n" << text;
-    EXPECT_EQ(count(text, "\\.cas\\."), 0) << kernel << "\n" << text;
+    EXPECT_EQ(count_matches(text, "(atom|red)" + any_space + "\\.add\\.f32\\s"), 1) << kernel << "\n" << text;
+    EXPECT_EQ(count_matches(text, "\\.cas\\."), 0) << kernel << "\n" << text;
   }
   const std::string any = entry_text(ptx, "add_any_f32");
-  EXPECT_EQ(count(any, "(atom|red)" + any_space + "\\.add\\.f32\\s"), 1) << any;
-  EXPECT_EQ(count(any, "atom" + any_space + "\\.cas\\.b32\\s"), 1) << any;
+  EXPECT_EQ(count_matches(any, "(atom|red)" + any_space + "\\.add\\.f32\\s"), 1) << any;
+  EXPECT_EQ(count_matches(any, "atom" + any_space + "\\.cas\\.b32\\s"), 1) << any;
   const std::string system = entry_text(ptx, "system_add");
-  EXPECT_EQ(count(system, "atom\\.sys\\.add\\.f32\\s"), 1) << system;
-  EXPECT_EQ(count(system, "atom\\.sys\\.add\\.f64\\s"), 1) << system;
-  EXPECT_EQ(count(system, "\\.cas\\."), 0) << system;
+  EXPECT_EQ(count_matches(system, "atom\\.sys\\.add\\.f32\\s"), 1) << system;
+  EXPECT_EQ(count_matches(system, "atom\\.sys\\.add\\.f64\\s"), 1) << system;
+  EXPECT_EQ(count_matches(system, "\\.cas\\."), 0) << system;
   const std::pair<const char*, const char*> loops[] = {{"min_f32", "b32"}, {"max_f64", "b64"}};
   for (const auto& [kernel, bits] : loops) {
     const std::string text = entry_text(ptx, kernel);
-    EXPECT_EQ(count(text, "atom" + any_space + "\\.cas\\." + bits + "\\s"), 1) << kernel << "\n" << text;
-    EXPECT_GE(count(text, "\\bbra"), 1) << kernel << "\n" << text;
+    EXPECT_EQ(count_matches(text, "atom" + any_space + "\\.cas\\." + bits + "\\s"), 1) << kernel << "\n" << text;
+    EXPECT_GE(count_matches(text, "\\bbra"), 1) << kernel << "\n" << text;
   }
   SKIP_WITHOUT_PTXAS();
   EXPECT_TRUE(ptxas_accepts(ptx));
@@ -810,27 +812,23 @@ kernel void system_max_f16(volatile global atomic_half* h) {
 })");
   ASSERT_TRUE(result.ok) << result.log;
   const std::string ptx = decoded(result).ptx;
-  const auto count = [](const std::string& text, const std::string& pattern) {
-    const std::regex instruction(pattern);
-    return std::distance(std::sregex_iterator(text.begin(), text.end(), instruction), std::sregex_iterator());
-  };
   for (const char* kernel : {"add_f16", "sub_f16", "local_add_f16"}) {
     const std::string text = entry_text(ptx, kernel);
-    EXPECT_EQ(count(text, "atom\\.add\\.noftz\\.f16\\s"), 1) << kernel << "\n" << text;
+    EXPECT_EQ(count_matches(text, "atom\\.add\\.noftz\\.f16\\s"), 1) << kernel << "\n" << text;
     // One compare-and-swap, outside any loop, gives NaN results the host's bits.
-    EXPECT_EQ(count(text, "atom\\.cas\\.b16\\s"), 1) << kernel << "\n" << text;
+    EXPECT_EQ(count_matches(text, "atom\\.cas\\.b16\\s"), 1) << kernel << "\n" << text;
   }
   const std::string system = entry_text(ptx, "system_add_f16");
-  EXPECT_EQ(count(system, "atom\\.sys\\.add\\.noftz\\.f16\\s"), 1) << system;
+  EXPECT_EQ(count_matches(system, "atom\\.sys\\.add\\.noftz\\.f16\\s"), 1) << system;
   for (const char* kernel : {"min_f16", "exchange_f16"}) {
     const std::string text = entry_text(ptx, kernel);
-    EXPECT_EQ(count(text, "atom\\.cas\\.b16\\s"), 1) << kernel << "\n" << text;
-    EXPECT_EQ(count(text, "atom[.a-z]*\\.b32\\s"), 0) << "a 16-bit atomic widened to 32 bits\n" << text;
-    EXPECT_GE(count(text, "\\bbra"), 1) << kernel << "\n" << text;
+    EXPECT_EQ(count_matches(text, "atom\\.cas\\.b16\\s"), 1) << kernel << "\n" << text;
+    EXPECT_EQ(count_matches(text, "atom[.a-z]*\\.b32\\s"), 0) << "a 16-bit atomic widened to 32 bits\n" << text;
+    EXPECT_GE(count_matches(text, "\\bbra"), 1) << kernel << "\n" << text;
   }
-  EXPECT_EQ(count(entry_text(ptx, "system_max_f16"), "atom\\.sys\\.cas\\.b16\\s"), 1);
+  EXPECT_EQ(count_matches(entry_text(ptx, "system_max_f16"), "atom\\.sys\\.cas\\.b16\\s"), 1);
   // The exchange loop pauses between failed attempts.
-  EXPECT_EQ(count(entry_text(ptx, "exchange_f16"), "nanosleep\\.u32\\s"), 1);
+  EXPECT_EQ(count_matches(entry_text(ptx, "exchange_f16"), "nanosleep\\.u32\\s"), 1);
   SKIP_WITHOUT_PTXAS();
   EXPECT_TRUE(ptxas_accepts(ptx));
 }
