@@ -371,11 +371,10 @@ TEST_P(FloatAtomicsSpirv, AddMinMaxInstructionsRun) {
       }
     })", "CL3.0", "--spirv-ext=+SPV_EXT_shader_atomic_float_add,+SPV_EXT_shader_atomic_float_min_max");
   ASSERT_FALSE(il.empty());
-  cl_program program = build_from_il(il);
-  ASSERT_NE(program, nullptr);
-  cl_int status = CL_SUCCESS;
-  cl_kernel kernel = clCreateKernel(program, "k", &status);
-  ASSERT_EQ(status, CL_SUCCESS);
+  BuiltProgram program = BuiltProgram::from_il(env, il);
+  ASSERT_TRUE(program);
+  cl_kernel kernel = program.kernel("k");
+  ASSERT_NE(kernel, nullptr);
   constexpr size_t kCount = 64;
   {
     Launch launch(env, kernel);
@@ -395,8 +394,6 @@ TEST_P(FloatAtomicsSpirv, AddMinMaxInstructionsRun) {
     EXPECT_EQ(local[0], 2.0f * kCount);
     EXPECT_EQ(local[1], float(kCount) - 21.0f);
   }
-  clReleaseKernel(kernel);
-  clReleaseProgram(program);
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryDevice, FloatAtomicsSpirv, ::testing::ValuesIn(all_devices()), device_name);

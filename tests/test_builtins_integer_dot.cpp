@@ -143,15 +143,12 @@ TEST_P(IntegerDot, FromSpirv) {
   if (!lists_spirv(env.device)) GTEST_SKIP() << "no SPIR-V";
   const std::string il = spirv_from_opencl_c(kernel_source(), "CL3.0", "--spirv-ext=+SPV_KHR_integer_dot_product");
   ASSERT_FALSE(il.empty());
-  cl_program program = program_from_il(env, il);
-  ASSERT_NE(program, nullptr);
-  cl_int status = CL_SUCCESS;
-  cl_kernel kernel = clCreateKernel(program, "k", &status);
-  ASSERT_EQ(status, CL_SUCCESS);
+  BuiltProgram program = BuiltProgram::from_il(env, il);
+  ASSERT_TRUE(program);
+  cl_kernel kernel = program.kernel("k");
+  ASSERT_NE(kernel, nullptr);
   const Inputs in = make_inputs(512);
   check_results(in, run(env, kernel, in));
-  clReleaseKernel(kernel);
-  clReleaseProgram(program);
 }
 
 TEST_P(IntegerDot, TheQueriesDescribeBothInputForms) {

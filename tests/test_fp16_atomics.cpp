@@ -354,11 +354,10 @@ TEST_P(Fp16Atomics, SpirvInstructionsRun) {
                OpFunctionEnd
 )");
   ASSERT_FALSE(il.empty());
-  cl_program program = program_from_il(env, il);
-  ASSERT_NE(program, nullptr);
-  cl_int status = CL_SUCCESS;
-  cl_kernel kernel = clCreateKernel(program, "k", &status);
-  ASSERT_EQ(status, CL_SUCCESS);
+  BuiltProgram program = BuiltProgram::from_il(env, il);
+  ASSERT_TRUE(program);
+  cl_kernel kernel = program.kernel("k");
+  ASSERT_NE(kernel, nullptr);
   {
     Launch launch(env, kernel);
     launch.in(std::vector<uint16_t>{0, half_bits(1000), half_bits(-1000), 0, half_bits(3)}).out<uint16_t>(64);
@@ -371,8 +370,6 @@ TEST_P(Fp16Atomics, SpirvInstructionsRun) {
     EXPECT_EQ(h[2], half_bits(63));
     EXPECT_EQ(h[3], half_bits(5));
   }
-  clReleaseKernel(kernel);
-  clReleaseProgram(program);
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, Fp16Atomics, ::testing::ValuesIn(all_devices()), device_name);

@@ -273,11 +273,10 @@ TEST_P(Fp16Kernels, SpirvModulesWithFloat16Run) {
       "  widened[g] = x;\n"
       "}\n");
   ASSERT_FALSE(il.empty());
-  cl_program program = program_from_il(env, il);
-  ASSERT_NE(program, nullptr);
-  cl_int status = CL_SUCCESS;
-  cl_kernel kernel = clCreateKernel(program, "k", &status);
-  ASSERT_EQ(status, CL_SUCCESS);
+  BuiltProgram program = BuiltProgram::from_il(env, il);
+  ASSERT_TRUE(program);
+  cl_kernel kernel = program.kernel("k");
+  ASSERT_NE(kernel, nullptr);
   const size_t n = 2048;
   std::vector<uint16_t> a(n);
   for (size_t i = 0; i < n; ++i) a[i] = half_bits(static_cast<double>(i) / 16 - 50);
@@ -296,8 +295,6 @@ TEST_P(Fp16Kernels, SpirvModulesWithFloat16Run) {
     EXPECT_EQ(out[n + i], double_to_half(static_cast<float>(i) * 1.001f, Rounding::kTowardZero)) << i;
     EXPECT_EQ(widened[i], static_cast<float>(x));
   }
-  clReleaseKernel(kernel);
-  clReleaseProgram(program);
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, Fp16Kernels, ::testing::ValuesIn(all_devices()), device_name);

@@ -795,11 +795,10 @@ TEST_P(SubGroups, SpirvSubgroupsPerWorkgroupIsTheKernelsCompiledCount) {
                OpFunctionEnd
 )", "spv1.1");
   ASSERT_FALSE(il.empty());
-  cl_program program = program_from_il(env, il);
-  ASSERT_NE(program, nullptr);
-  cl_int status = CL_SUCCESS;
-  cl_kernel kernel = clCreateKernel(program, "k", &status);
-  ASSERT_EQ(status, CL_SUCCESS);
+  BuiltProgram program = BuiltProgram::from_il(env, il);
+  ASSERT_TRUE(program);
+  cl_kernel kernel = program.kernel("k");
+  ASSERT_NE(kernel, nullptr);
   size_t count = 0;
   ASSERT_EQ(clGetKernelSubGroupInfo(kernel, env.device, CL_KERNEL_COMPILE_NUM_SUB_GROUPS, 0, nullptr, sizeof count,
                                     &count, nullptr),
@@ -815,8 +814,6 @@ TEST_P(SubGroups, SpirvSubgroupsPerWorkgroupIsTheKernelsCompiledCount) {
   ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, kernel, 1, nullptr, &global, &right, 0, nullptr, nullptr), CL_SUCCESS);
   ASSERT_EQ(clEnqueueNDRangeKernel(env.queue, kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
   EXPECT_EQ(read_buffer<cl_ulong>(env.queue, out.get(), 1)[0], 3 * w);
-  clReleaseKernel(kernel);
-  clReleaseProgram(program);
 }
 
 // A device without sub-groups says so everywhere, and its kernels refuse the queries.

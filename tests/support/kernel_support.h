@@ -36,6 +36,9 @@ inline constexpr const char* kWidestAtomicScope = R"(
 class BuiltProgram {
  public:
   BuiltProgram(const Env& env, const std::string& source, const std::string& options = "");
+  // A program built from SPIR-V `il` (defined in spirv_tools.cpp; null, with a test failure
+  // and the build log, where it fails).
+  static BuiltProgram from_il(const Env& env, const std::string& il);
   ~BuiltProgram();
   BuiltProgram(const BuiltProgram&) = delete;
   BuiltProgram& operator=(const BuiltProgram&) = delete;
@@ -46,6 +49,8 @@ class BuiltProgram {
   cl_kernel kernel(const std::string& name);
 
  private:
+  explicit BuiltProgram(cl_program program) : program_(program) {}
+
   cl_program program_ = nullptr;
   std::vector<cl_kernel> kernels_;
 };

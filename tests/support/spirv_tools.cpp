@@ -52,6 +52,10 @@ void SpirvDeviceTest::SetUp() {
 
 cl_program SpirvDeviceTest::build_from_il(const std::string& il) { return program_from_il(env, il); }
 
+BuiltProgram BuiltProgram::from_il(const Env& env, const std::string& il) {
+  return BuiltProgram(program_from_il(env, il));
+}
+
 cl_program program_from_il(const Env& env, const std::string& il) {
   cl_int status = CL_OUT_OF_RESOURCES;
   cl_program program = clCreateProgramWithIL(env.context, il.data(), il.size(), &status);
