@@ -1,7 +1,9 @@
 // Program binaries through the loader: CL_PROGRAM_BINARIES round trips for executables,
 // compiled objects and libraries, and every kind of bad binary clCreateProgramWithBinary
 // must refuse with an error code rather than a crash.
+#include <fstream>
 #include <random>
+#include <string>
 
 #include "program_test_helpers.h"
 
@@ -217,6 +219,35 @@ TEST_P(ProgramBinary, LibraryRoundTripLinks) {
   Program linked(clLinkProgram(env.context, 1, &env.device, nullptr, 2, inputs, nullptr, nullptr, &status));
   ASSERT_EQ(status, CL_SUCCESS) << build_log(linked, env.device);
   expect_squares(linked);
+}
+
+size_t memory_mapping_count() {
+  std::ifstream maps("/proc/self/maps");
+  size_t lines = 0;
+  for (std::string line; std::getline(maps, line);) ++lines;
+  return lines;
+}
+
+// A program's code goes back to the system with the program. LLVM 15's JIT kept two
+// mappings per host program, and a process that built programs by the ten thousand (the
+// CTS's c11_atomics) ran into vm.max_map_count and crashed.
+TEST_P(ProgramBinary, ReleasedProgramsGiveTheirCodeMappingsBack) {
+  const auto binary = executable_binary();
+  ASSERT_FALSE(binary.empty());
+  auto load_run_and_release = [&] {
+    cl_int status = CL_OUT_OF_RESOURCES;
+    Program program = binary_program(env.context, env.device, binary, &status);
+    ASSERT_EQ(status, CL_SUCCESS);
+    ASSERT_EQ(build(program, env.device), CL_SUCCESS);
+    Kernel kernel = make_kernel(program, "square");
+    ASSERT_TRUE(kernel);
+    EXPECT_EQ(run_on_ints(env, kernel, 4).at(3), 12);
+  };
+  for (int warm_up = 0; warm_up < 8; ++warm_up) load_run_and_release();
+  const size_t before = memory_mapping_count();
+  constexpr int kPrograms = 300;
+  for (int i = 0; i < kPrograms && !HasFatalFailure(); ++i) load_run_and_release();
+  EXPECT_LT(memory_mapping_count(), before + kPrograms / 4);
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryDevice, ProgramBinary, ::testing::ValuesIn(all_devices()), device_name);

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "backends/host/codegen/host_codegen.h"
+#include "backends/host/codegen/jit_memory.h"
 #include "backends/host/codegen/target_machine.h"
 #include "backends/host/host_kernel.h"
 #include "backends/host/native_code.h"
@@ -113,12 +114,15 @@ std::unique_ptr<LoadedProgram> load_host_program(std::string_view native, std::s
   // JITLink places all of an object's sections in one allocation, so the small code
   // model's 32-bit PC-relative references to data always reach (RuntimeDyld maps code and
   // data separately, which can put them more than 2 GiB apart in a busy process).
+  std::unique_ptr<llvm::jitlink::JITLinkMemoryManager> memory = make_jit_memory_manager(error);
+  if (!memory) return nullptr;
   auto jit = llvm::orc::LLJITBuilder()
                  .setJITTargetMachineBuilder(std::move(machine))
-                 .setObjectLinkingLayerCreator([](llvm::orc::ExecutionSession& session, const llvm::Triple&)
-                                                   -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
-                   return std::make_unique<llvm::orc::ObjectLinkingLayer>(session);
-                 })
+                 .setObjectLinkingLayerCreator(
+                     [&memory](llvm::orc::ExecutionSession& session, const llvm::Triple&)
+                         -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
+                       return std::make_unique<llvm::orc::ObjectLinkingLayer>(session, std::move(memory));
+                     })
                  .create();
   if (!jit) {
     error = llvm::toString(jit.takeError());
