@@ -138,6 +138,14 @@ std::string verify_module(const llvm::Module& module) {
   return "error: internal compiler error (invalid IR):\n" + verifier_log.str();
 }
 
+void simplify_function(llvm::Function& function) {
+  llvm::PassBuilder builder;
+  AnalysisManagers managers(builder);
+  llvm::FunctionPassManager passes =
+      builder.buildFunctionSimplificationPipeline(llvm::OptimizationLevel::O2, llvm::ThinOrFullLTOPhase::None);
+  passes.run(function, managers.functions);
+}
+
 void optimize_module(llvm::Module& module, llvm::TargetMachine& machine, bool full) {
   llvm::PipelineTuningOptions tuning;
   tuning.LoopVectorization = full;

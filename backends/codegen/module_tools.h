@@ -45,6 +45,11 @@ std::string undefined_functions(const llvm::Module& module, llvm::function_ref<b
 // Empty for valid IR, else an internal-compiler-error text for the build log.
 std::string verify_module(const llvm::Module& module);
 
+// LLVM's function simplification (O2's: SROA, instcombine, CFG simplification, loop
+// clean-up, full unrolling of constant loops) on one function, before a code generator
+// reshapes it.
+void simplify_function(llvm::Function& function);
+
 // The O3 pipeline (vectorisers included) when `full`, else O0.
 void optimize_module(llvm::Module& module, llvm::TargetMachine& machine, bool full);
 

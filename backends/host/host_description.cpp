@@ -15,6 +15,7 @@
 #include "backends/host/codegen/host_codegen.h"
 #include "libclc-builtins/builtins.h"
 #include "backends/host/host_device.h"
+#include "base/settings.h"
 
 namespace cucl::backend::host {
 namespace {
@@ -158,6 +159,8 @@ void describe_host_compiler(DeviceDescription& d) {
                                  host_code_target(), builtins::host_bitcode(), "builtins",
                                  /*all_devices_scope=*/true});
   d.extensions.insert(d.extensions.begin(), {CL_MAKE_VERSION(1, 0, 0), "cl_khr_extended_versioning"});
+  // The same source builds to different code without the vectoriser: not one cache entry.
+  if (!settings::enabled(settings::Name::CUCL_HOST_VECTORIZE)) d.compiler.compiler_identity += "/scalar";
 }
 
 DeviceDescription describe_host_device(unsigned concurrency) {

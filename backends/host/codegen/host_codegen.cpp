@@ -50,7 +50,8 @@ CodegenResult generate_host_code(std::string_view bitcode, const CodegenOptions&
     return result;
   }
   guard_integer_division(*module);
-  if (std::string error = lower_work_groups(*module); !error.empty()) {
+  const bool vectorize = options.optimize && settings::enabled(settings::Name::CUCL_HOST_VECTORIZE);
+  if (std::string error = lower_work_groups(*module, vectorize); !error.empty()) {
     result.log += error;
     return result;
   }

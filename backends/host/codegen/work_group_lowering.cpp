@@ -13,13 +13,18 @@
 
 #include "backends/codegen/module_tools.h"
 #include "backends/codegen/printf_lowering.h"
+#include "backends/codegen/private_volatiles.h"
 #include "backends/host/codegen/context_layout.h"
 #include "backends/host/codegen/local_memory_lowering.h"
 #include "backends/host/codegen/work_item_builtins.h"
+#include "backends/host/codegen/work_item_vectorizer.h"
 #include "backends/host/work_group_abi.h"
+#include "base/debug_log.h"
 
 namespace cucl::backend::host {
 namespace {
+
+constexpr const char* kRowSuffix = ".cucl_row";
 
 // void <kernel>.cucl_wi(ptr args, ptr context, i64 x, i64 y, i64 z): unpacks the
 // arguments and calls the kernel, which the inliner then dissolves into it.
@@ -63,66 +68,126 @@ llvm::Function* make_work_item_function(llvm::Function& kernel) {
   return function;
 }
 
-// void <kernel>.cucl_wg(ptr args, ptr context): for z, y, x in the group: the work-item.
-void make_work_group_function(llvm::Function& work_item, llvm::StructType* context_type, const std::string& name) {
-  llvm::LLVMContext& c = work_item.getContext();
+// Loop metadata for a loop that LLVM's loop vectoriser and unroller should leave as it is:
+// its body is already a vector of work-items, or it runs fewer than a vector's worth of them.
+llvm::MDNode* left_as_written(llvm::LLVMContext& c) {
+  llvm::Metadata* one = llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(c), 1));
+  llvm::Metadata* width = llvm::MDNode::get(c, {llvm::MDString::get(c, "llvm.loop.vectorize.width"), one});
+  llvm::Metadata* interleave = llvm::MDNode::get(c, {llvm::MDString::get(c, "llvm.loop.interleave.count"), one});
+  llvm::Metadata* unroll = llvm::MDNode::get(c, {llvm::MDString::get(c, "llvm.loop.unroll.disable")});
+  llvm::MDNode* loop = llvm::MDNode::getDistinct(c, {nullptr, width, interleave, unroll});
+  loop->replaceOperandWith(0, loop);
+  return loop;
+}
+
+struct WorkItemForms {
+  llvm::Function* scalar;  // one work-item
+  llvm::Function* vector;  // `width` consecutive work-items of a row, or null
+  unsigned width;
+};
+
+// for x from `first` while x < `end`, by `step`: call `function` for (x, y, z). Leaves `b` after it.
+void emit_item_loop(llvm::IRBuilder<>& b, llvm::Function* function, llvm::Value* first, llvm::Value* end, unsigned step,
+                    llvm::ArrayRef<llvm::Value*> arguments, bool reshapeable) {
+  llvm::LLVMContext& c = b.getContext();
+  llvm::Function* parent = b.GetInsertBlock()->getParent();
+  llvm::BasicBlock* before = b.GetInsertBlock();
+  auto* loop = llvm::BasicBlock::Create(c, "items", parent);
+  auto* done = llvm::BasicBlock::Create(c, "items_done", parent);
+  b.CreateCondBr(b.CreateICmpULT(first, end), loop, done);
+  b.SetInsertPoint(loop);
+  llvm::PHINode* x = b.CreatePHI(b.getInt64Ty(), 2);
+  x->addIncoming(first, before);
+  llvm::CallInst* call = b.CreateCall(function, {arguments[0], arguments[1], x, arguments[2], arguments[3]});
+  call->setCallingConv(llvm::CallingConv::C);
+  llvm::Value* next = b.CreateAdd(x, b.getInt64(step), "", /*HasNUW=*/true, /*HasNSW=*/true);
+  x->addIncoming(next, loop);
+  llvm::BranchInst* back = b.CreateCondBr(b.CreateICmpULT(next, end), loop, done);
+  if (!reshapeable) back->setMetadata(llvm::LLVMContext::MD_loop, left_as_written(c));
+  b.SetInsertPoint(done);
+}
+
+llvm::Value* local_size(llvm::IRBuilder<>& b, llvm::StructType* context_type, llvm::Value* context, unsigned d) {
+  return b.CreateLoad(b.getInt64Ty(),
+                      b.CreateInBoundsGEP(context_type, context, {b.getInt32(0), b.getInt32(kLocalSize), b.getInt32(d)}));
+}
+
+// void <kernel>.cucl_row(ptr args, ptr context, i64 y, i64 z): the work-items of one row,
+// `width` at a time through the vector form where there is one, the rest one by one. A
+// function of its own, so that LLVM does not copy the work-group's loop nest once for each
+// way the row's loops may run (loop unswitching).
+llvm::Function* make_row_function(const WorkItemForms& forms, llvm::StructType* context_type, const std::string& name) {
+  llvm::LLVMContext& c = forms.scalar->getContext();
   llvm::Type* ptr = llvm::PointerType::get(c, 0);
   llvm::Type* i64 = llvm::Type::getInt64Ty(c);
-  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(c), {ptr, ptr}, false);
-  auto* function = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, name + kWorkGroupSuffix,
-                                          work_item.getParent());
+  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(c), {ptr, ptr, i64, i64}, false);
+  auto* function =
+      llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage, name + kRowSuffix, forms.scalar->getParent());
   for (unsigned i = 0; i < 2; ++i) {
     function->addParamAttr(i, llvm::Attribute::NoAlias);
     function->addParamAttr(i, llvm::Attribute::ReadOnly);
   }
-  for (const llvm::Attribute& attribute : work_item.getAttributes().getFnAttrs()) {
+  for (const llvm::Attribute& attribute : forms.scalar->getAttributes().getFnAttrs()) {
     if (attribute.isStringAttribute()) function->addFnAttr(attribute);
   }
-  llvm::Argument* args = function->getArg(0);
-  llvm::Argument* context = function->getArg(1);
-
-  llvm::BasicBlock* entry = llvm::BasicBlock::Create(c, "entry", function);
-  llvm::IRBuilder<> b(entry);
-  llvm::Value* sizes[3];
-  for (unsigned d = 0; d < 3; ++d) {
-    sizes[d] = b.CreateLoad(i64, b.CreateInBoundsGEP(context_type, context, {b.getInt32(0), b.getInt32(kLocalSize), b.getInt32(d)}));
+  function->addFnAttr(llvm::Attribute::NoInline);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(c, "entry", function));
+  llvm::Value* arguments[4] = {function->getArg(0), function->getArg(1), function->getArg(2), function->getArg(3)};
+  llvm::Value* size = local_size(b, context_type, function->getArg(1), 0);
+  llvm::Value* scalar_start = b.getInt64(0);
+  if (forms.vector) {
+    llvm::Value* vector_end = b.CreateAnd(size, b.getInt64(~uint64_t{forms.width - 1}));
+    emit_item_loop(b, forms.vector, scalar_start, vector_end, forms.width, arguments, false);
+    scalar_start = vector_end;
   }
-  // Nested loops, outermost z. Each loop: header with the index phi, body, latch.
-  llvm::Value* index[3] = {nullptr, nullptr, nullptr};
-  llvm::BasicBlock* exits[3];
-  llvm::BasicBlock* latches[3];
-  llvm::PHINode* phis[3];
-  llvm::BasicBlock* current = entry;
-  for (int d = 2; d >= 0; --d) {
-    llvm::BasicBlock* header = llvm::BasicBlock::Create(c, "loop" + std::to_string(d), function);
-    b.SetInsertPoint(current);
+  emit_item_loop(b, forms.scalar, scalar_start, size, 1, arguments, /*reshapeable=*/!forms.vector);
+  b.CreateRetVoid();
+  for (llvm::Function* form : {forms.scalar, forms.vector}) {
+    if (!form) continue;
+    form->setLinkage(llvm::GlobalValue::InternalLinkage);
+    form->addFnAttr(llvm::Attribute::AlwaysInline);
+  }
+  return function;
+}
+
+// void <kernel>.cucl_wg(ptr args, ptr context): for z, y in the group: the row.
+void make_work_group_function(const WorkItemForms& forms, llvm::StructType* context_type, const std::string& name) {
+  llvm::Function* row = make_row_function(forms, context_type, name);
+  llvm::LLVMContext& c = row->getContext();
+  llvm::Type* ptr = llvm::PointerType::get(c, 0);
+  llvm::Type* i64 = llvm::Type::getInt64Ty(c);
+  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(c), {ptr, ptr}, false);
+  auto* function =
+      llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, name + kWorkGroupSuffix, row->getParent());
+  for (unsigned i = 0; i < 2; ++i) {
+    function->addParamAttr(i, llvm::Attribute::NoAlias);
+    function->addParamAttr(i, llvm::Attribute::ReadOnly);
+  }
+  for (const llvm::Attribute& attribute : forms.scalar->getAttributes().getFnAttrs()) {
+    if (attribute.isStringAttribute()) function->addFnAttr(attribute);
+  }
+  llvm::Argument* context = function->getArg(1);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(c, "entry", function));
+  llvm::Value* sizes[3] = {nullptr, local_size(b, context_type, context, 1), local_size(b, context_type, context, 2)};
+  // Every group has at least one work-item in each dimension.
+  llvm::PHINode* index[3] = {nullptr, nullptr, nullptr};
+  for (unsigned d = 2; d >= 1; --d) {
+    llvm::BasicBlock* before = b.GetInsertBlock();
+    auto* header = llvm::BasicBlock::Create(c, "rows" + std::to_string(d), function);
     b.CreateBr(header);
     b.SetInsertPoint(header);
-    phis[d] = b.CreatePHI(i64, 2);
-    phis[d]->addIncoming(b.getInt64(0), current);
-    index[d] = phis[d];
-    latches[d] = llvm::BasicBlock::Create(c, "next" + std::to_string(d), function);
-    exits[d] = llvm::BasicBlock::Create(c, "done" + std::to_string(d), function);
-    current = header;
+    index[d] = b.CreatePHI(i64, 2);
+    index[d]->addIncoming(b.getInt64(0), before);
   }
-  b.SetInsertPoint(current);
-  llvm::CallInst* call = b.CreateCall(&work_item, {args, context, index[0], index[1], index[2]});
-  call->setCallingConv(llvm::CallingConv::C);
-  b.CreateBr(latches[0]);
-  for (int d = 0; d < 3; ++d) {
-    b.SetInsertPoint(latches[d]);
+  b.CreateCall(row, {function->getArg(0), context, index[1], index[2]})->setCallingConv(llvm::CallingConv::C);
+  for (unsigned d = 1; d <= 2; ++d) {
     llvm::Value* next = b.CreateAdd(index[d], b.getInt64(1), "", /*HasNUW=*/true, /*HasNSW=*/true);
-    phis[d]->addIncoming(next, latches[d]);
-    b.CreateCondBr(b.CreateICmpULT(next, sizes[d]), phis[d]->getParent(), exits[d]);
-    b.SetInsertPoint(exits[d]);
-    if (d < 2) {
-      b.CreateBr(latches[d + 1]);
-    } else {
-      b.CreateRetVoid();
-    }
+    index[d]->addIncoming(next, b.GetInsertBlock());
+    auto* exit = llvm::BasicBlock::Create(c, "rows_done" + std::to_string(d), function);
+    b.CreateCondBr(b.CreateICmpULT(next, sizes[d]), index[d]->getParent(), exit);
+    b.SetInsertPoint(exit);
   }
-  work_item.setLinkage(llvm::GlobalValue::InternalLinkage);
-  work_item.addFnAttr(llvm::Attribute::AlwaysInline);
+  b.CreateRetVoid();
 }
 
 void add_info_record(llvm::Module& module, const std::string& name, uint64_t local_bytes, bool has_barriers,
@@ -155,14 +220,17 @@ std::string record_private_memory(llvm::Module& module) {
   for (llvm::GlobalVariable& info : module.globals()) {
     if (!info.getName().endswith(kInfoSuffix) || !info.hasInitializer()) continue;
     const std::string kernel = info.getName().drop_back(std::string_view(kInfoSuffix).size()).str();
-    llvm::Function* entry = module.getFunction(kernel + kWorkGroupSuffix);
-    if (!entry) entry = module.getFunction(kernel + kWorkItemSuffix);
-    if (!entry || entry->isDeclaration()) continue;
+    // A work-group's frames: its function's and, below it, the row function's (where the
+    // work-item's own variables are after inlining).
     uint64_t bytes = 0;
-    for (llvm::Instruction& instruction : entry->getEntryBlock()) {
-      auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction);
-      if (!alloca) continue;
-      if (auto size = alloca->getAllocationSizeInBits(layout)) bytes += *size / 8;
+    for (const std::string& suffix : {std::string(kWorkGroupSuffix), std::string(kWorkItemSuffix), std::string(kRowSuffix)}) {
+      llvm::Function* frame = module.getFunction(kernel + suffix);
+      if (!frame || frame->isDeclaration()) continue;
+      for (llvm::Instruction& instruction : frame->getEntryBlock()) {
+        auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction);
+        if (!alloca) continue;
+        if (auto size = alloca->getAllocationSizeInBits(layout)) bytes += *size / 8;
+      }
     }
     if (bytes > kMaxPrivateMemoryBytes) {
       errors += "error: kernel '" + kernel + "' needs " + std::to_string(bytes) +
@@ -180,8 +248,9 @@ std::string record_private_memory(llvm::Module& module) {
   return errors;
 }
 
-std::string lower_work_groups(llvm::Module& module) {
+std::string lower_work_groups(llvm::Module& module, bool vectorize) {
   if (std::string error = find_recursion(module); !error.empty()) return error;
+  if (vectorize) drop_volatile_from_private_variables(module);
 
   std::vector<llvm::Function*> kernels = prepare_kernels_for_inlining(module);
 
@@ -205,7 +274,18 @@ std::string lower_work_groups(llvm::Module& module) {
     if (!error.empty()) return error;
     const bool has_barriers = lower_work_item_builtins(*work_item, context_type);
     const uint64_t local_bytes = lower_local_variables(*work_item, context_type);
-    if (!has_barriers) make_work_group_function(*work_item, context_type, name);
+    if (!has_barriers) {
+      WorkItemForms forms{work_item, nullptr, work_item_vector_width()};
+      if (vectorize) {
+        simplify_function(*work_item);
+        WorkItemVectorization vectorized = vectorize_work_item(*work_item, forms.width);
+        forms.vector = vectorized.function;
+        forms.width = vectorized.width;
+        debug_log("host kernel " + name + (vectorized.function ? " runs " + std::to_string(vectorized.width) + " work-items at a time"
+                                                                : " runs one work-item at a time: " + vectorized.obstacle));
+      }
+      make_work_group_function(forms, context_type, name);
+    }
     add_info_record(module, name, local_bytes, has_barriers, uses_printf);
   }
   add_printf_table(module, printf_sites);

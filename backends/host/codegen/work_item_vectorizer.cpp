@@ -1,0 +1,594 @@
+#include "backends/host/codegen/work_item_vectorizer.h"
+
+#include <llvm/ADT/PostOrderIterator.h>
+#include <llvm/Analysis/VectorUtils.h>
+#include <llvm/IR/CFG.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <functional>
+#include <vector>
+
+#include "backends/host/codegen/target_machine.h"
+#include "backends/host/codegen/work_item_divergence.h"
+#include "backends/host/codegen/work_item_resume.h"
+#include "backends/host/work_group_abi.h"
+
+namespace cucl::backend::host {
+namespace {
+
+constexpr unsigned kLaneIndexParameter = 2;  // (args, context, x, y, z)
+constexpr unsigned kMaxGrowth = 3;
+
+// Writes the vector form of `source` into the empty function `target`, block by block in
+// reverse post-order, so that every operand is made before its users (phis last).
+class Widener {
+ public:
+  Widener(llvm::Function& source, WorkItemDivergence& divergence, const ResumeFunction& resume, unsigned width,
+          llvm::Function& target)
+      : source_(source), divergence_(divergence), resume_(resume), width_(width), target_(target), b_(source.getContext()),
+        layout_(source.getParent()->getDataLayout()) {
+    for (unsigned k = 0; k < resume.points.size(); ++k) points_[resume.points[k].block] = k;
+  }
+
+  void run() {
+    for (unsigned i = 0; i < source_.arg_size(); ++i) scalars_[source_.getArg(i)] = target_.getArg(i);
+    llvm::ReversePostOrderTraversal<llvm::Function*> order(&source_);
+    for (llvm::BasicBlock* block : order) {
+      blocks_[block] = llvm::BasicBlock::Create(source_.getContext(), block->getName(), &target_);
+    }
+    b_.SetInsertPoint(blocks_[&source_.getEntryBlock()]);
+    if (!resume_.points.empty()) make_state_buffer();
+    llvm::Value* first = target_.getArg(kLaneIndexParameter);
+    vectors_[source_.getArg(kLaneIndexParameter)] =
+        b_.CreateAdd(splat(first), b_.CreateStepVector(vector_of(first->getType())), "lanes");
+    for (llvm::BasicBlock* block : order) {
+      b_.SetInsertPoint(blocks_[block]);
+      for (llvm::Instruction& instruction : *block) emit(instruction);
+      ends_[block] = b_.GetInsertBlock();
+    }
+    for (auto [source_phi, target_phi] : phis_) fill(*source_phi, *target_phi);
+  }
+
+  // What the vector form does as vectors, and what it still does lane by lane (weighted by
+  // the shuffles that take a lane's vector operands out and put its vector result in).
+  unsigned widened() const { return widened_; }
+  unsigned per_lane() const { return per_lane_; }
+
+  // A varying value of a vector type <N x E> is one vector of width * N elements, lane by
+  // lane: lane l's elements are l * N .. l * N + N - 1.
+  static unsigned elements(const llvm::Type* type) {
+    auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
+    return vector ? vector->getNumElements() : 1;
+  }
+
+ private:
+  llvm::Type* vector_of(llvm::Type* type) const { return lanes_type(type, width_); }
+
+  // A shuffle mask of width * n entries, entry i being `pick(lane, element)`.
+  llvm::SmallVector<int, 64> lane_mask(unsigned n, const std::function<int(unsigned, unsigned)>& pick) const {
+    llvm::SmallVector<int, 64> mask;
+    for (unsigned l = 0; l < width_; ++l) {
+      for (unsigned e = 0; e < n; ++e) mask.push_back(pick(l, e));
+    }
+    return mask;
+  }
+
+  llvm::Value* splat(llvm::Value* value) {
+    if (!value->getType()->isVectorTy()) return b_.CreateVectorSplat(width_, value);
+    return b_.CreateShuffleVector(value, lane_mask(elements(value->getType()), [](unsigned, unsigned e) { return int(e); }));
+  }
+
+  // Each lane's one value repeated n times: a lane's condition or address for its n elements.
+  llvm::Value* repeat_lanes(llvm::Value* lanes, unsigned n) {
+    if (n == 1) return lanes;
+    return b_.CreateShuffleVector(lanes, lane_mask(n, [](unsigned l, unsigned) { return int(l); }));
+  }
+
+  llvm::Value* scalar(llvm::Value* value) const {
+    if (!llvm::isa<llvm::Instruction, llvm::Argument>(value)) return value;  // constants, metadata, asm
+    return scalars_.lookup(value);
+  }
+
+  llvm::Value* vector(llvm::Value* value) {
+    if (divergence_.varying(value)) return vectors_.lookup(value);
+    return splat(scalar(value));
+  }
+
+  llvm::Value* lane(llvm::Value* value, unsigned lane) {
+    if (!divergence_.varying(value)) return scalar(value);
+    llvm::Value* lanes = vectors_.lookup(value);
+    const unsigned n = elements(value->getType());
+    if (!value->getType()->isVectorTy()) return b_.CreateExtractElement(lanes, b_.getInt64(lane));
+    llvm::SmallVector<int, 16> mask;
+    for (unsigned e = 0; e < n; ++e) mask.push_back(int(lane * n + e));
+    return b_.CreateShuffleVector(lanes, mask);
+  }
+
+  // `lanes` with lane `lane` replaced by `value` (of the source's type).
+  llvm::Value* with_lane(llvm::Value* lanes, llvm::Value* value, unsigned lane) {
+    if (!value->getType()->isVectorTy()) return b_.CreateInsertElement(lanes, value, b_.getInt64(lane));
+    const unsigned n = elements(value->getType());
+    llvm::Value* spread = b_.CreateShuffleVector(value, lane_mask(n, [&](unsigned l, unsigned e) { return l == lane ? int(e) : -1; }));
+    return b_.CreateShuffleVector(lanes, spread, lane_mask(n, [&](unsigned l, unsigned e) {
+      return int(l == lane ? width_ * n + l * n + e : l * n + e);
+    }));
+  }
+
+  bool reads_varying(const llvm::Instruction& instruction) const {
+    for (const llvm::Use& operand : instruction.operands()) {
+      if (divergence_.varying(operand.get())) return true;
+    }
+    return false;
+  }
+
+  void emit(llvm::Instruction& instruction) {
+    if (auto* intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction); intrinsic && intrinsic->isAssumeLikeIntrinsic()) {
+      return;  // debug records, lifetimes and assumptions of one work-item say nothing of a vector
+    }
+    if (auto* phi = llvm::dyn_cast<llvm::PHINode>(&instruction)) {
+      const bool varying = divergence_.varying(phi);
+      llvm::PHINode* copy = b_.CreatePHI(varying ? vector_of(phi->getType()) : phi->getType(), phi->getNumIncomingValues(),
+                                         phi->getName());
+      (varying ? vectors_ : scalars_)[phi] = copy;
+      phis_.emplace_back(phi, copy);
+    } else if (instruction.isTerminator()) {
+      emit_terminator(instruction);
+    } else if (WorkItemDivergence::per_lane(instruction)) {
+      once_per_lane(instruction);
+    } else if (!reads_varying(instruction)) {
+      llvm::Instruction* copy = instruction.clone();
+      for (unsigned i = 0; i < copy->getNumOperands(); ++i) copy->setOperand(i, scalar(instruction.getOperand(i)));
+      copy->setDebugLoc(llvm::DebugLoc());
+      b_.Insert(copy, instruction.getName());
+      scalars_[&instruction] = copy;
+    } else {
+      widen(instruction);
+    }
+  }
+
+  // One buffer for the live values handed to the resume function, a lane at a time.
+  void make_state_buffer() {
+    uint64_t bytes = 1;
+    for (const ResumePoint& point : resume_.points) bytes = std::max<uint64_t>(bytes, layout_.getTypeAllocSize(point.state));
+    llvm::AllocaInst* buffer = b_.CreateAlloca(b_.getInt8Ty(), b_.getInt64(bytes), "resume_state");
+    buffer->setAlignment(llvm::Align(64));
+    state_ = buffer;
+  }
+
+  // Lanes that go different ways at `instruction` finish the work-item one by one in the
+  // resume function; when they all go one way (`agreed`), the vector carries on that way.
+  void unless_lanes_part(llvm::Instruction& instruction, llvm::Value* agreed) {
+    llvm::LLVMContext& c = source_.getContext();
+    auto* part = llvm::BasicBlock::Create(c, "lanes_part", &target_);
+    auto* handing = llvm::BasicBlock::Create(c, "hand_over", &target_);
+    auto* handed = llvm::BasicBlock::Create(c, "handed_over", &target_);
+    auto* together = llvm::BasicBlock::Create(c, "lanes_agree", &target_);
+    b_.CreateCondBr(agreed, together, part, llvm::MDBuilder(c).createBranchWeights(64, 1));
+    b_.SetInsertPoint(part);
+    const unsigned k = points_.lookup(instruction.getParent());
+    const ResumePoint& point = resume_.points[k];
+    for (unsigned i = 0; i < point.live.size(); ++i) {
+      llvm::Value* live = point.live[i];
+      llvm::Value* value = divergence_.varying(live) ? vector(live) : scalar(live);
+      llvm::Type* kept = kept_type(live->getType());
+      if (kept != live->getType()) value = b_.CreateZExt(value, divergence_.varying(live) ? lanes_type(kept, width_) : kept);
+      b_.CreateAlignedStore(value, b_.CreateStructGEP(point.state, state_, i), llvm::Align(1));
+    }
+    b_.CreateBr(handing);
+    b_.SetInsertPoint(handing);
+    llvm::PHINode* lane = b_.CreatePHI(b_.getInt64Ty(), 2, "lane");
+    lane->addIncoming(b_.getInt64(0), part);
+    std::vector<llvm::Value*> arguments;
+    for (llvm::Argument& argument : target_.args()) arguments.push_back(&argument);
+    arguments[kLaneIndexParameter] = b_.CreateAdd(arguments[kLaneIndexParameter], lane);
+    arguments.push_back(b_.getInt32(k));
+    arguments.push_back(state_);
+    arguments.push_back(lane);
+    b_.CreateCall(resume_.function, arguments)->setCallingConv(llvm::CallingConv::C);
+    llvm::Value* next = b_.CreateAdd(lane, b_.getInt64(1));
+    lane->addIncoming(next, handing);
+    b_.CreateCondBr(b_.CreateICmpULT(next, b_.getInt64(width_)), handing, handed);
+    b_.SetInsertPoint(handed);
+    b_.CreateRetVoid();
+    b_.SetInsertPoint(together);
+  }
+
+  void emit_divergent_terminator(llvm::Instruction& instruction) {
+    if (auto* branch = llvm::dyn_cast<llvm::BranchInst>(&instruction)) {
+      llvm::Value* conditions = vector(branch->getCondition());
+      llvm::Value* all = b_.CreateAndReduce(conditions);
+      llvm::Value* none = b_.CreateNot(b_.CreateOrReduce(conditions));
+      unless_lanes_part(instruction, b_.CreateOr(all, none));
+      b_.CreateCondBr(all, blocks_.lookup(branch->getSuccessor(0)), blocks_.lookup(branch->getSuccessor(1)));
+      return;
+    }
+    auto* choice = llvm::cast<llvm::SwitchInst>(&instruction);
+    llvm::Value* values = vector(choice->getCondition());
+    llvm::Value* first = b_.CreateExtractElement(values, b_.getInt64(0));
+    unless_lanes_part(instruction, b_.CreateAndReduce(b_.CreateICmpEQ(values, splat(first))));
+    llvm::SwitchInst* copy = b_.CreateSwitch(first, blocks_.lookup(choice->getDefaultDest()), choice->getNumCases());
+    for (const auto& arm : choice->cases()) copy->addCase(arm.getCaseValue(), blocks_.lookup(arm.getCaseSuccessor()));
+  }
+
+  void emit_terminator(llvm::Instruction& instruction) {
+    if (reads_varying(instruction)) {
+      emit_divergent_terminator(instruction);
+      return;
+    }
+    if (auto* branch = llvm::dyn_cast<llvm::BranchInst>(&instruction)) {
+      if (branch->isUnconditional()) {
+        b_.CreateBr(blocks_.lookup(branch->getSuccessor(0)));
+      } else {
+        b_.CreateCondBr(scalar(branch->getCondition()), blocks_.lookup(branch->getSuccessor(0)),
+                        blocks_.lookup(branch->getSuccessor(1)));
+      }
+    } else if (auto* choice = llvm::dyn_cast<llvm::SwitchInst>(&instruction)) {
+      llvm::SwitchInst* copy =
+          b_.CreateSwitch(scalar(choice->getCondition()), blocks_.lookup(choice->getDefaultDest()), choice->getNumCases());
+      for (const auto& arm : choice->cases()) copy->addCase(arm.getCaseValue(), blocks_.lookup(arm.getCaseSuccessor()));
+    } else if (llvm::isa<llvm::ReturnInst>(instruction)) {
+      b_.CreateRetVoid();
+    } else {
+      b_.CreateUnreachable();
+    }
+  }
+
+  void fill(llvm::PHINode& source_phi, llvm::PHINode& target_phi) {
+    const bool varying = divergence_.varying(&source_phi);
+    for (unsigned i = 0; i < source_phi.getNumIncomingValues(); ++i) {
+      llvm::BasicBlock* end = ends_.lookup(source_phi.getIncomingBlock(i));
+      if (!end) continue;  // from a block that never runs
+      b_.SetInsertPoint(end->getTerminator());
+      llvm::Value* value = source_phi.getIncomingValue(i);
+      target_phi.addIncoming(varying ? vector(value) : scalar(value), end);
+    }
+  }
+
+  // Runs `instruction` for lane 0, 1, ... in turn; a result is gathered into a vector.
+  void once_per_lane(llvm::Instruction& instruction) {
+    per_lane_ += 1;
+    for (const llvm::Value* value : instruction.operand_values()) per_lane_ += value->getType()->isVectorTy() ? 2 : 0;
+    per_lane_ += instruction.getType()->isVectorTy() ? 2 : 0;
+    llvm::Value* result = instruction.getType()->isVoidTy() ? nullptr : llvm::PoisonValue::get(vector_of(instruction.getType()));
+    for (unsigned l = 0; l < width_; ++l) {
+      llvm::Instruction* copy = instruction.clone();
+      for (unsigned i = 0; i < copy->getNumOperands(); ++i) copy->setOperand(i, lane(instruction.getOperand(i), l));
+      copy->setDebugLoc(llvm::DebugLoc());
+      b_.Insert(copy);
+      if (result) result = with_lane(result, copy, l);
+    }
+    if (result) vectors_[&instruction] = result;
+  }
+
+  void widen(llvm::Instruction& instruction) {
+    llvm::Value* result = nullptr;
+    if (auto* binary = llvm::dyn_cast<llvm::BinaryOperator>(&instruction)) {
+      result = b_.CreateBinOp(binary->getOpcode(), vector(binary->getOperand(0)), vector(binary->getOperand(1)));
+    } else if (auto* unary = llvm::dyn_cast<llvm::UnaryOperator>(&instruction)) {
+      result = b_.CreateUnOp(unary->getOpcode(), vector(unary->getOperand(0)));
+    } else if (auto* cast = llvm::dyn_cast<llvm::CastInst>(&instruction)) {
+      result = b_.CreateCast(cast->getOpcode(), vector(cast->getOperand(0)), vector_of(cast->getType()));
+    } else if (auto* compare = llvm::dyn_cast<llvm::CmpInst>(&instruction)) {
+      result = b_.CreateCmp(compare->getPredicate(), vector(compare->getOperand(0)), vector(compare->getOperand(1)));
+    } else if (auto* select = llvm::dyn_cast<llvm::SelectInst>(&instruction)) {
+      llvm::Value* condition = select->getCondition();
+      llvm::Value* chosen = scalar(condition);
+      if (divergence_.varying(condition)) {
+        chosen = vector(condition);
+        if (!condition->getType()->isVectorTy()) chosen = repeat_lanes(chosen, elements(select->getType()));
+      }
+      result = b_.CreateSelect(chosen, vector(select->getTrueValue()), vector(select->getFalseValue()));
+    } else if (auto* extract = llvm::dyn_cast<llvm::ExtractElementInst>(&instruction)) {
+      result = widen_extract(*extract);
+    } else if (auto* insert = llvm::dyn_cast<llvm::InsertElementInst>(&instruction)) {
+      result = widen_insert(*insert);
+    } else if (auto* shuffle = llvm::dyn_cast<llvm::ShuffleVectorInst>(&instruction)) {
+      result = widen_shuffle(*shuffle);
+    } else if (auto* freeze = llvm::dyn_cast<llvm::FreezeInst>(&instruction)) {
+      result = b_.CreateFreeze(vector(freeze->getOperand(0)));
+    } else if (auto* address = llvm::dyn_cast<llvm::GetElementPtrInst>(&instruction)) {
+      result = widen_address(*address);
+    } else if (auto* load = llvm::dyn_cast<llvm::LoadInst>(&instruction)) {
+      result = widen_load(*load);
+    } else if (auto* store = llvm::dyn_cast<llvm::StoreInst>(&instruction)) {
+      widen_store(*store);
+      ++widened_;
+      return;
+    } else if (auto* intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction)) {
+      result = widen_intrinsic(*intrinsic);
+    }
+    if (!result) {
+      once_per_lane(instruction);
+      return;
+    }
+    ++widened_;
+    if (auto* made = llvm::dyn_cast<llvm::Instruction>(result)) {
+      if (made->getOpcode() == instruction.getOpcode()) made->copyIRFlags(&instruction);
+      made->setName(instruction.getName());
+    }
+    vectors_[&instruction] = result;
+  }
+
+  // Element c of every lane's vector. A varying element number goes lane by lane.
+  llvm::Value* widen_extract(llvm::ExtractElementInst& extract) {
+    auto* index = llvm::dyn_cast<llvm::ConstantInt>(extract.getIndexOperand());
+    const unsigned n = elements(extract.getVectorOperandType());
+    if (!index || index->getZExtValue() >= n) return nullptr;
+    const int c = static_cast<int>(index->getZExtValue());
+    llvm::SmallVector<int, 16> mask;
+    for (unsigned l = 0; l < width_; ++l) mask.push_back(int(l * n) + c);
+    return b_.CreateShuffleVector(vector(extract.getVectorOperand()), mask);
+  }
+
+  llvm::Value* widen_insert(llvm::InsertElementInst& insert) {
+    auto* index = llvm::dyn_cast<llvm::ConstantInt>(insert.getOperand(2));
+    const unsigned n = elements(insert.getType());
+    if (!index || index->getZExtValue() >= n) return nullptr;
+    const unsigned c = static_cast<unsigned>(index->getZExtValue());
+    llvm::Value* values = vector(insert.getOperand(1));  // one per lane
+    llvm::Value* spread = repeat_lanes(values, n);
+    return b_.CreateShuffleVector(vector(insert.getOperand(0)), spread, lane_mask(n, [&](unsigned l, unsigned e) {
+      return int(e == c ? width_ * n + l * n + e : l * n + e);
+    }));
+  }
+
+  llvm::Value* widen_shuffle(llvm::ShuffleVectorInst& shuffle) {
+    const unsigned n = elements(shuffle.getOperand(0)->getType());
+    llvm::ArrayRef<int> mask = shuffle.getShuffleMask();
+    llvm::SmallVector<int, 64> lanes_mask;
+    for (unsigned l = 0; l < width_; ++l) {
+      for (int m : mask) {
+        if (m < 0) {
+          lanes_mask.push_back(-1);
+        } else if (static_cast<unsigned>(m) < n) {
+          lanes_mask.push_back(int(l * n) + m);
+        } else {
+          lanes_mask.push_back(int(width_ * n + l * n) + m - int(n));
+        }
+      }
+    }
+    return b_.CreateShuffleVector(vector(shuffle.getOperand(0)), vector(shuffle.getOperand(1)), lanes_mask);
+  }
+
+  // The address of each element of each lane's access, for a gather or scatter of vectors.
+  llvm::Value* element_addresses(llvm::Value* pointers, llvm::Type* type) {
+    const unsigned n = elements(type);
+    if (n == 1) return pointers;
+    llvm::Type* element = type->getScalarType();
+    std::vector<llvm::Constant*> offsets;
+    for (unsigned l = 0; l < width_; ++l) {
+      for (unsigned e = 0; e < n; ++e) offsets.push_back(b_.getInt64(e));
+    }
+    return b_.CreateGEP(element, repeat_lanes(pointers, n), llvm::ConstantVector::get(offsets));
+  }
+
+  llvm::Align element_alignment(llvm::Align access, llvm::Type* type) const {
+    return llvm::commonAlignment(access, layout_.getTypeAllocSize(type->getScalarType()).getFixedSize());
+  }
+
+  llvm::Value* widen_address(llvm::GetElementPtrInst& address) {
+    auto pick = [&](llvm::Value* value) { return divergence_.varying(value) ? vector(value) : scalar(value); };
+    std::vector<llvm::Value*> indices;
+    for (llvm::Use& index : address.indices()) indices.push_back(pick(index.get()));
+    return b_.CreateGEP(address.getSourceElementType(), pick(address.getPointerOperand()), indices, "",
+                        address.isInBounds());
+  }
+
+  // The size of one lane's access when lanes touch consecutive memory, else 0.
+  uint64_t consecutive_bytes(llvm::Type* type, const LaneStride& stride) const {
+    const uint64_t bytes = layout_.getTypeStoreSize(type);
+    if (bytes != layout_.getTypeAllocSize(type) || type->getPrimitiveSizeInBits() != bytes * 8) return 0;
+    return stride.affine && stride.step == static_cast<int64_t>(bytes) ? bytes : 0;
+  }
+
+  // Where consecutiveness rests on 32-bit index arithmetic not having wrapped between the
+  // lanes: the first and last lane's addresses decide at run time between `consecutive`
+  // (given the first address) and `scattered`.
+  template <class Consecutive, class Scattered>
+  llvm::Value* checked(llvm::Value* pointers, uint64_t bytes, Consecutive consecutive, Scattered scattered) {
+    llvm::Value* first = b_.CreateExtractElement(pointers, b_.getInt64(0));
+    llvm::Value* last = b_.CreateExtractElement(pointers, b_.getInt64(width_ - 1));
+    llvm::Value* distance = b_.CreateSub(b_.CreatePtrToInt(last, b_.getInt64Ty()), b_.CreatePtrToInt(first, b_.getInt64Ty()));
+    llvm::Value* together = b_.CreateICmpEQ(distance, b_.getInt64((width_ - 1) * bytes));
+    llvm::LLVMContext& c = source_.getContext();
+    auto* fast = llvm::BasicBlock::Create(c, "consecutive", &target_);
+    auto* slow = llvm::BasicBlock::Create(c, "scattered", &target_);
+    auto* join = llvm::BasicBlock::Create(c, "accessed", &target_);
+    b_.CreateCondBr(together, fast, slow);
+    b_.SetInsertPoint(fast);
+    llvm::Value* fast_value = consecutive(first);
+    b_.CreateBr(join);
+    b_.SetInsertPoint(slow);
+    llvm::Value* slow_value = scattered();
+    b_.CreateBr(join);
+    b_.SetInsertPoint(join);
+    if (!fast_value) return nullptr;
+    llvm::PHINode* merged = b_.CreatePHI(fast_value->getType(), 2);
+    merged->addIncoming(fast_value, fast);
+    merged->addIncoming(slow_value, slow);
+    return merged;
+  }
+
+  // What still holds of a vector or gather access that a scalar access said of itself:
+  // aliasing (type-based, scopes) and non-temporality, not value ranges or alignment facts.
+  static void keep_access_facts(const llvm::Instruction& from, llvm::Value* to) {
+    auto* access = llvm::dyn_cast_or_null<llvm::Instruction>(to);
+    if (!access) return;
+    for (unsigned kind : {llvm::LLVMContext::MD_tbaa, llvm::LLVMContext::MD_alias_scope, llvm::LLVMContext::MD_noalias,
+                          llvm::LLVMContext::MD_nontemporal, llvm::LLVMContext::MD_invariant_load}) {
+      if (llvm::MDNode* fact = from.getMetadata(kind)) access->setMetadata(kind, fact);
+    }
+  }
+
+  llvm::Value* widen_load(llvm::LoadInst& load) {
+    if (!load.isSimple()) return nullptr;
+    llvm::Type* type = vector_of(load.getType());
+    llvm::Value* pointers = vector(load.getPointerOperand());
+    const LaneStride stride = divergence_.stride(load.getPointerOperand());
+    auto gather = [&]() -> llvm::Value* {
+      llvm::Value* gathered = b_.CreateMaskedGather(type, element_addresses(pointers, load.getType()),
+                                                    element_alignment(load.getAlign(), load.getType()));
+      keep_access_facts(load, gathered);
+      return gathered;
+    };
+    const uint64_t bytes = consecutive_bytes(load.getType(), stride);
+    if (!bytes) return gather();
+    auto vector_load = [&](llvm::Value* first) -> llvm::Value* {
+      llvm::Value* loaded = b_.CreateAlignedLoad(type, first, load.getAlign());
+      keep_access_facts(load, loaded);
+      return loaded;
+    };
+    if (stride.proven) return vector_load(b_.CreateExtractElement(pointers, b_.getInt64(0)));
+    return checked(pointers, bytes, vector_load, gather);
+  }
+
+  void widen_store(llvm::StoreInst& store) {
+    llvm::Value* pointer = store.getPointerOperand();
+    llvm::Value* value = store.getValueOperand();
+    if (!divergence_.varying(pointer)) {
+      // Every lane writes the same place; the last one's value is what a loop over them leaves.
+      keep_access_facts(store, b_.CreateAlignedStore(lane(value, width_ - 1), scalar(pointer), store.getAlign()));
+      return;
+    }
+    llvm::Value* values = vector(value);
+    llvm::Value* pointers = vector(pointer);
+    const LaneStride stride = divergence_.stride(pointer);
+    auto scatter = [&]() -> llvm::Value* {
+      keep_access_facts(store, b_.CreateMaskedScatter(values, element_addresses(pointers, value->getType()),
+                                                      element_alignment(store.getAlign(), value->getType())));
+      return nullptr;
+    };
+    const uint64_t bytes = consecutive_bytes(value->getType(), stride);
+    if (!bytes) {
+      scatter();
+      return;
+    }
+    auto vector_store = [&](llvm::Value* first) -> llvm::Value* {
+      keep_access_facts(store, b_.CreateAlignedStore(values, first, store.getAlign()));
+      return nullptr;
+    };
+    if (stride.proven) {
+      vector_store(b_.CreateExtractElement(pointers, b_.getInt64(0)));
+    } else {
+      checked(pointers, bytes, vector_store, scatter);
+    }
+  }
+
+  llvm::Value* widen_intrinsic(llvm::IntrinsicInst& call) {
+    const llvm::Intrinsic::ID id = call.getIntrinsicID();
+    if (!llvm::isTriviallyVectorizable(id)) return nullptr;
+    std::vector<llvm::Type*> overloads = {vector_of(call.getType())};
+    std::vector<llvm::Value*> arguments;
+    for (unsigned i = 0; i < call.arg_size(); ++i) {
+      llvm::Value* argument = call.getArgOperand(i);
+      if (llvm::isVectorIntrinsicWithScalarOpAtArg(id, i)) {
+        if (divergence_.varying(argument)) return nullptr;
+        arguments.push_back(scalar(argument));
+      } else {
+        arguments.push_back(vector(argument));
+      }
+      if (llvm::isVectorIntrinsicWithOverloadTypeAtArg(id, i)) overloads.push_back(arguments.back()->getType());
+    }
+    llvm::Function* declaration = llvm::Intrinsic::getDeclaration(target_.getParent(), id, overloads);
+    llvm::CallInst* vector_call = b_.CreateCall(declaration, arguments);
+    if (llvm::isa<llvm::FPMathOperator>(call)) vector_call->copyFastMathFlags(&call);
+    return vector_call;
+  }
+
+  llvm::Function& source_;
+  WorkItemDivergence& divergence_;
+  const ResumeFunction& resume_;
+  llvm::DenseMap<const llvm::BasicBlock*, unsigned> points_;  // block of a divergent branch -> its resume point
+  llvm::Value* state_ = nullptr;
+  unsigned widened_ = 0;
+  unsigned per_lane_ = 0;
+  const unsigned width_;
+  llvm::Function& target_;
+  llvm::IRBuilder<> b_;
+  const llvm::DataLayout& layout_;
+  llvm::DenseMap<const llvm::Value*, llvm::Value*> scalars_;
+  llvm::DenseMap<const llvm::Value*, llvm::Value*> vectors_;
+  llvm::DenseMap<const llvm::BasicBlock*, llvm::BasicBlock*> blocks_;  // source block -> its first target block
+  llvm::DenseMap<const llvm::BasicBlock*, llvm::BasicBlock*> ends_;    // -> the target block its terminator went to
+  std::vector<std::pair<llvm::PHINode*, llvm::PHINode*>> phis_;
+};
+
+}  // namespace
+
+WorkItemVectorization vectorize_work_item(llvm::Function& work_item, unsigned width) {
+  WorkItemVectorization result;
+  WorkItemDivergence divergence(work_item, *work_item.getArg(kLaneIndexParameter));
+  if (!divergence.obstacle().empty()) {
+    result.obstacle = divergence.obstacle();
+    return result;
+  }
+  unsigned widest = 1;  // elements of the widest OpenCL vector that differs between work-items
+  for (llvm::Instruction& instruction : llvm::instructions(work_item)) {
+    if (divergence.varying(&instruction)) widest = std::max(widest, Widener::elements(instruction.getType()));
+  }
+  while (width > kMinWidth && width * widest > kMaxLaneElements) width /= 2;
+  if (width * widest > kMaxLaneElements) {
+    result.obstacle = "OpenCL vectors of more than " + std::to_string(kMaxLaneElements / kMinWidth) +
+                      " elements that differ between work-items";
+    return result;
+  }
+  result.width = width;
+  ResumeFunction resume;
+  if (!divergence.divergent_branches().empty()) {
+    resume = make_resume_function(
+        work_item, divergence.divergent_branches(), [&](const llvm::Value* value) { return divergence.varying(value); },
+        width);
+    if (!resume.function) {
+      result.obstacle = resume.obstacle;
+      return result;
+    }
+  }
+  llvm::Function* vector = llvm::Function::Create(work_item.getFunctionType(), llvm::GlobalValue::InternalLinkage,
+                                                  work_item.getName() + ".vector", work_item.getParent());
+  vector->copyAttributesFrom(&work_item);
+  vector->setLinkage(llvm::GlobalValue::InternalLinkage);
+  for (unsigned i = 0; i < work_item.arg_size(); ++i) vector->getArg(i)->setName(work_item.getArg(i)->getName());
+  Widener widener(work_item, divergence, resume, width, *vector);
+  widener.run();
+  // Lane-by-lane work costs as much as before plus the moving in and out of vectors: where it
+  // outweighs the vector work, the vector form would be slower and only larger.
+  // And the build time grows with the code: the vector and resume forms together may be a
+  // few times the work-item's size (kernels of many branches that differ between work-items,
+  // such as the half-precision math builtins, would be many times larger and gain little).
+  const unsigned grown = vector->getInstructionCount() + (resume.function ? resume.function->getInstructionCount() : 0);
+  if (widener.per_lane() > widener.widened() || grown > kMaxGrowth * work_item.getInstructionCount() + 600) {
+    vector->eraseFromParent();
+    if (resume.function) resume.function->eraseFromParent();
+    result.obstacle = "its vector form would do most of its work one work-item at a time (calls, atomics) or be " +
+                      std::to_string(grown) + " instructions, for " + std::to_string(work_item.getInstructionCount());
+    return result;
+  }
+  std::string problems;
+  llvm::raw_string_ostream stream(problems);
+  const bool broken = llvm::verifyFunction(*vector, &stream) || (resume.function && llvm::verifyFunction(*resume.function, &stream));
+  if (broken) {
+    vector->eraseFromParent();
+    if (resume.function) resume.function->eraseFromParent();
+    result.obstacle = "internal error in the vectoriser: " + problems;
+    return result;
+  }
+  result.function = vector;
+  return result;
+}
+
+unsigned work_item_vector_width() {
+  const std::string& features = host_target().features;
+  const bool wide_registers = features.find("+avx2") != std::string::npos || features.find("+avx512f") != std::string::npos ||
+                              features.find("+avx,") != std::string::npos;
+  return wide_registers ? 16 : 8;
+}
+
+}  // namespace cucl::backend::host

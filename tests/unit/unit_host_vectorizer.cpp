@@ -1,0 +1,242 @@
+// The host device's whole-function vectoriser (backends/host/codegen/work_item_vectorizer.h)
+// on work-item functions written in LLVM IR: what becomes a vector operation, what a gather,
+// what runs lane by lane, where lanes that part ways are handed to the resume function, and
+// what keeps a kernel scalar. The OpenCL-level results of the same shapes are checked
+// against references in tests/test_host_vectorization.cpp.
+#include <gtest/gtest.h>
+
+#include <llvm/AsmParser/Parser.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <memory>
+#include <string>
+
+#include "backends/host/codegen/work_item_vectorizer.h"
+
+namespace {
+
+using cucl::backend::host::vectorize_work_item;
+using cucl::backend::host::WorkItemVectorization;
+
+constexpr unsigned kWidth = 16;
+
+// A work-item function `wi(args, context, x, y, z)` with `body` (which may use %args and %x).
+class Vectorized {
+ public:
+  explicit Vectorized(const std::string& body) {
+    const std::string text = "define void @wi(ptr noalias %args, ptr noalias %context, i64 %x, i64 %y, i64 %z) {\n" +
+                             body + "}\n" + "declare float @llvm.fmuladd.f32(float, float, float)\n";
+    llvm::SMDiagnostic error;
+    module_ = llvm::parseAssemblyString(text, error, context_);
+    if (!module_) {
+      std::string message;
+      llvm::raw_string_ostream stream(message);
+      error.print("test", stream);
+      ADD_FAILURE() << message;
+      return;
+    }
+    result_ = vectorize_work_item(*module_->getFunction("wi"), kWidth);
+  }
+
+  const WorkItemVectorization& result() const { return result_; }
+
+  std::string text_of(const char* name) const {
+    std::string text;
+    llvm::raw_string_ostream stream(text);
+    if (llvm::Function* function = module_ ? module_->getFunction(name) : nullptr) function->print(stream);
+    return text;
+  }
+  std::string vector_text() const { return result_.function ? text_of(result_.function->getName().str().c_str()) : ""; }
+
+ private:
+  llvm::LLVMContext context_;
+  std::unique_ptr<llvm::Module> module_;
+  WorkItemVectorization result_;
+};
+
+size_t occurrences(const std::string& text, const std::string& what) {
+  size_t count = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++count;
+  return count;
+}
+
+TEST(HostVectorizer, ConsecutiveAccessesAreVectorLoadsAndStores) {
+  Vectorized v(R"(
+  entry:
+    %base = load ptr, ptr %args
+    %a = getelementptr inbounds float, ptr %base, i64 %x
+    %value = load float, ptr %a
+    %twice = fmul float %value, 2.0
+    store float %twice, ptr %a
+    ret void
+  )");
+  ASSERT_NE(v.result().function, nullptr) << v.result().obstacle;
+  EXPECT_EQ(v.result().width, kWidth);
+  const std::string text = v.vector_text();
+  EXPECT_EQ(occurrences(text, "load <16 x float>"), 1u) << text;
+  EXPECT_EQ(occurrences(text, "store <16 x float>"), 1u) << text;
+  EXPECT_EQ(occurrences(text, "fmul <16 x float>"), 1u) << text;
+  EXPECT_EQ(occurrences(text, "gather"), 0u) << text;
+  // The base pointer is the same for every work-item: one scalar load.
+  EXPECT_EQ(occurrences(text, "load ptr, ptr %args"), 1u) << text;
+}
+
+// `int i = get_global_id(0)`: 32-bit indices might wrap between lanes, so the first and last
+// lane's addresses pick between a vector access and a gather at run time.
+TEST(HostVectorizer, ThirtyTwoBitIndicesAreCheckedAtRunTime) {
+  Vectorized v(R"(
+  entry:
+    %base = load ptr, ptr %args
+    %narrow = trunc i64 %x to i32
+    %index = sext i32 %narrow to i64
+    %a = getelementptr inbounds i32, ptr %base, i64 %index
+    store i32 %narrow, ptr %a
+    ret void
+  )");
+  ASSERT_NE(v.result().function, nullptr) << v.result().obstacle;
+  const std::string text = v.vector_text();
+  EXPECT_EQ(occurrences(text, "store <16 x i32>"), 1u) << text;
+  EXPECT_EQ(occurrences(text, "@llvm.masked.scatter"), 1u) << text;
+  EXPECT_NE(text.find("consecutive:"), std::string::npos) << text;
+}
+
+TEST(HostVectorizer, StridedAndIndirectAccessesAreGathersAndScatters) {
+  Vectorized v(R"(
+  entry:
+    %base = load ptr, ptr %args
+    %triple = mul i64 %x, 3
+    %a = getelementptr inbounds float, ptr %base, i64 %triple
+    %value = load float, ptr %a
+    %index.at = getelementptr inbounds i64, ptr %base, i64 %x
+    %index = load i64, ptr %index.at
+    %b = getelementptr inbounds float, ptr %base, i64 %index
+    store float %value, ptr %b
+    ret void
+  )");
+  ASSERT_NE(v.result().function, nullptr) << v.result().obstacle;
+  const std::string text = v.vector_text();
+  EXPECT_EQ(occurrences(text, "call <16 x float> @llvm.masked.gather"), 1u) << text;
+  EXPECT_EQ(occurrences(text, "load <16 x i64>"), 1u) << text;
+  EXPECT_EQ(occurrences(text, "call void @llvm.masked.scatter"), 1u) << text;
+}
+
+// A loop whose trip count is the same for every work-item stays a loop; what it carries
+// becomes a vector.
+TEST(HostVectorizer, UniformLoopsCarryVectors) {
+  Vectorized v(R"(
+  entry:
+    %n.at = getelementptr inbounds i32, ptr %args, i64 2
+    %n = load i32, ptr %n.at
+    %start = uitofp i64 %x to float
+    br label %loop
+  loop:
+    %i = phi i32 [ 0, %entry ], [ %next, %loop ]
+    %acc = phi float [ %start, %entry ], [ %mad, %loop ]
+    %mad = call float @llvm.fmuladd.f32(float %acc, float 0.5, float 1.0)
+    %next = add i32 %i, 1
+    %more = icmp slt i32 %next, %n
+    br i1 %more, label %loop, label %done
+  done:
+    %base = load ptr, ptr %args
+    %a = getelementptr inbounds float, ptr %base, i64 %x
+    store float %mad, ptr %a
+    ret void
+  )");
+  ASSERT_NE(v.result().function, nullptr) << v.result().obstacle;
+  const std::string text = v.vector_text();
+  EXPECT_NE(text.find("phi <16 x float>"), std::string::npos) << text;
+  EXPECT_NE(text.find("phi i32"), std::string::npos) << text;
+  EXPECT_NE(text.find("@llvm.fmuladd.v16f32"), std::string::npos) << text;
+  EXPECT_EQ(occurrences(text, "lanes_part"), 0u) << text;
+}
+
+// Lanes that may take a branch different ways: when they agree the vector goes on, else each
+// lane finishes in the resume function, handed its live values.
+TEST(HostVectorizer, DivergentBranchesHandLanesToTheResumeFunction) {
+  Vectorized v(R"(
+  entry:
+    %odd.bit = and i64 %x, 1
+    %odd = icmp ne i64 %odd.bit, 0
+    %base = load ptr, ptr %args
+    %a = getelementptr inbounds i64, ptr %base, i64 %x
+    br i1 %odd, label %then, label %join
+  then:
+    store i64 %odd.bit, ptr %a
+    br label %join
+  join:
+    ret void
+  )");
+  ASSERT_NE(v.result().function, nullptr) << v.result().obstacle;
+  const std::string text = v.vector_text();
+  EXPECT_NE(text.find("@llvm.vector.reduce.and.v16i1"), std::string::npos) << text;
+  EXPECT_EQ(occurrences(text, "call void @wi.resume("), 1u) << text;  // in a loop over the lanes
+  const std::string resume = v.text_of("wi.resume");
+  ASSERT_FALSE(resume.empty());
+  // It starts at the branch, with the live values (the bit and the address) loaded from the state.
+  EXPECT_NE(resume.find("enter0:"), std::string::npos) << resume;
+  EXPECT_EQ(occurrences(resume, "load i64, ptr"), 1u) << resume;
+  EXPECT_EQ(occurrences(resume, "load ptr, ptr"), 1u) << resume;
+  EXPECT_EQ(occurrences(resume, "load i1, ptr"), 0u) << resume;  // booleans travel as bytes
+  EXPECT_EQ(occurrences(resume, "trunc i8"), 1u) << resume;
+}
+
+TEST(HostVectorizer, AtomicsRunOncePerLane) {
+  Vectorized v(R"(
+  entry:
+    %base = load ptr, ptr %args
+    %old = atomicrmw add ptr %base, i64 1 seq_cst
+    %a = getelementptr inbounds i64, ptr %base, i64 %old
+    store i64 %x, ptr %a
+    %b = getelementptr inbounds i64, ptr %base, i64 %x
+    %c = load i64, ptr %b
+    %d = mul i64 %c, %c
+    %e = add i64 %d, %c
+    store i64 %e, ptr %b
+    ret void
+  )");
+  ASSERT_NE(v.result().function, nullptr) << v.result().obstacle;
+  const std::string text = v.vector_text();
+  EXPECT_EQ(occurrences(text, "atomicrmw add"), kWidth) << text;
+  EXPECT_EQ(occurrences(text, "call void @llvm.masked.scatter"), 1u) << text;
+}
+
+// OpenCL vectors that differ between work-items are carried lane by lane in one long vector;
+// a float4 kernel takes 4 work-items at a time (16 elements).
+TEST(HostVectorizer, OpenClVectorsNarrowTheWidth) {
+  Vectorized v(R"(
+  entry:
+    %base = load ptr, ptr %args
+    %a = getelementptr inbounds <4 x float>, ptr %base, i64 %x
+    %value = load <4 x float>, ptr %a
+    %swapped = shufflevector <4 x float> %value, <4 x float> poison, <4 x i32> <i32 3, i32 2, i32 1, i32 0>
+    %first = extractelement <4 x float> %swapped, i64 0
+    %sum = fadd float %first, 1.0
+    %out = insertelement <4 x float> %swapped, float %sum, i64 1
+    store <4 x float> %out, ptr %a
+    ret void
+  )");
+  ASSERT_NE(v.result().function, nullptr) << v.result().obstacle;
+  EXPECT_EQ(v.result().width, 4u);
+  const std::string text = v.vector_text();
+  EXPECT_EQ(occurrences(text, "load <16 x float>"), 1u) << text;
+  EXPECT_EQ(occurrences(text, "store <16 x float>"), 1u) << text;
+  EXPECT_EQ(occurrences(text, "fadd <4 x float>"), 1u) << text;  // one element of each of the 4 lanes
+  EXPECT_NE(text.find("<i32 3, i32 2, i32 1, i32 0, i32 7, i32 6, i32 5, i32 4,"), std::string::npos) << text;
+}
+
+TEST(HostVectorizer, PrivateArraysKeepAKernelScalar) {
+  Vectorized v(R"(
+  entry:
+    %array = alloca [8 x i32]
+    %slot = getelementptr inbounds [8 x i32], ptr %array, i64 0, i64 %x
+    store i32 1, ptr %slot
+    ret void
+  )");
+  EXPECT_EQ(v.result().function, nullptr);
+  EXPECT_EQ(v.result().obstacle, "private memory");
+}
+
+}  // namespace
