@@ -275,10 +275,10 @@ std::string lower_work_groups(llvm::Module& module, bool vectorize) {
     const bool has_barriers = lower_work_item_builtins(*work_item, context_type);
     const uint64_t local_bytes = lower_local_variables(*work_item, context_type);
     if (!has_barriers) {
-      WorkItemForms forms{work_item, nullptr, work_item_vector_width()};
+      WorkItemForms forms{work_item, nullptr, 1};
       if (vectorize) {
         simplify_function(*work_item);
-        WorkItemVectorization vectorized = vectorize_work_item(*work_item, forms.width);
+        WorkItemVectorization vectorized = vectorize_work_item(*work_item, host_vector_width());
         forms.vector = vectorized.function;
         forms.width = vectorized.width;
         debug_log("host kernel " + name + (vectorized.function ? " runs " + std::to_string(vectorized.width) + " work-items at a time"

@@ -534,8 +534,8 @@ WorkItemVectorization vectorize_work_item(llvm::Function& work_item, unsigned wi
   for (llvm::Instruction& instruction : llvm::instructions(work_item)) {
     if (divergence.varying(&instruction)) widest = std::max(widest, Widener::elements(instruction.getType()));
   }
-  while (width > kMinWidth && width * widest > kMaxLaneElements) width /= 2;
-  if (width * widest > kMaxLaneElements) {
+  while (widest > 1 && width > kMinWidth && width * widest > kMaxLaneElements) width /= 2;
+  if (widest > 1 && width * widest > kMaxLaneElements) {
     result.obstacle = "OpenCL vectors of more than " + std::to_string(kMaxLaneElements / kMinWidth) +
                       " elements that differ between work-items";
     return result;
@@ -584,11 +584,10 @@ WorkItemVectorization vectorize_work_item(llvm::Function& work_item, unsigned wi
   return result;
 }
 
-unsigned work_item_vector_width() {
-  const std::string& features = host_target().features;
-  const bool wide_registers = features.find("+avx2") != std::string::npos || features.find("+avx512f") != std::string::npos ||
-                              features.find("+avx,") != std::string::npos;
-  return wide_registers ? 16 : 8;
+unsigned host_vector_width() {
+  const std::string features = "," + host_target().features + ",";
+  const bool avx = features.find(",+avx,") != std::string::npos;
+  return std::min(kMaxWidth, 4 * (avx ? 8u : 4u));
 }
 
 }  // namespace cucl::backend::host
