@@ -7,9 +7,11 @@
 namespace cucl::backend::host {
 namespace {
 
+// The action's argument is unused: LLVM 15 serialises an empty argument list through
+// &buffer[0] of an empty buffer, which its own assertions reject.
 llvm::orc::shared::CWrapperFunctionResult nothing_to_undo(const char* arguments, size_t size) {
-  using Signature = llvm::orc::shared::SPSError();
-  return llvm::orc::shared::WrapperFunction<Signature>::handle(arguments, size, [] {
+  using Signature = llvm::orc::shared::SPSError(uint64_t);
+  return llvm::orc::shared::WrapperFunction<Signature>::handle(arguments, size, [](uint64_t) {
            return llvm::Error::success();
          }).release();
 }
@@ -25,8 +27,8 @@ class ReleasingMemoryManager final : public llvm::jitlink::InProcessMemoryManage
 
   void allocate(const llvm::jitlink::JITLinkDylib* library, llvm::jitlink::LinkGraph& graph,
                 OnAllocatedFunction on_allocated) override {
-    auto release_marker = llvm::orc::shared::WrapperFunctionCall::Create<llvm::orc::shared::SPSArgList<>>(
-        llvm::orc::ExecutorAddr::fromPtr(&nothing_to_undo));
+    auto release_marker = llvm::orc::shared::WrapperFunctionCall::Create<llvm::orc::shared::SPSArgList<uint64_t>>(
+        llvm::orc::ExecutorAddr::fromPtr(&nothing_to_undo), uint64_t{0});
     if (!release_marker) {
       on_allocated(release_marker.takeError());
       return;
