@@ -107,6 +107,18 @@ void emit_item_loop(llvm::IRBuilder<>& b, llvm::Function* function, llvm::Value*
   b.SetInsertPoint(done);
 }
 
+// The args and context pointers (the first two parameters) alias nothing and are only read;
+// the function compiles for the same target and floating-point mode as the work-item.
+void take_loop_function_attributes(llvm::Function& function, const llvm::Function& work_item) {
+  for (unsigned i = 0; i < 2; ++i) {
+    function.addParamAttr(i, llvm::Attribute::NoAlias);
+    function.addParamAttr(i, llvm::Attribute::ReadOnly);
+  }
+  for (const llvm::Attribute& attribute : work_item.getAttributes().getFnAttrs()) {
+    if (attribute.isStringAttribute()) function.addFnAttr(attribute);
+  }
+}
+
 llvm::Value* local_size(llvm::IRBuilder<>& b, llvm::StructType* context_type, llvm::Value* context, unsigned d) {
   return b.CreateLoad(b.getInt64Ty(),
                       b.CreateInBoundsGEP(context_type, context, {b.getInt32(0), b.getInt32(kLocalSize), b.getInt32(d)}));
@@ -123,13 +135,7 @@ llvm::Function* make_row_function(const WorkItemForms& forms, llvm::StructType* 
   auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(c), {ptr, ptr, i64, i64}, false);
   auto* function =
       llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage, name + kRowSuffix, forms.scalar->getParent());
-  for (unsigned i = 0; i < 2; ++i) {
-    function->addParamAttr(i, llvm::Attribute::NoAlias);
-    function->addParamAttr(i, llvm::Attribute::ReadOnly);
-  }
-  for (const llvm::Attribute& attribute : forms.scalar->getAttributes().getFnAttrs()) {
-    if (attribute.isStringAttribute()) function->addFnAttr(attribute);
-  }
+  take_loop_function_attributes(*function, *forms.scalar);
   function->addFnAttr(llvm::Attribute::NoInline);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(c, "entry", function));
   llvm::Value* arguments[4] = {function->getArg(0), function->getArg(1), function->getArg(2), function->getArg(3)};
@@ -159,13 +165,7 @@ void make_work_group_function(const WorkItemForms& forms, llvm::StructType* cont
   auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(c), {ptr, ptr}, false);
   auto* function =
       llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, name + kWorkGroupSuffix, row->getParent());
-  for (unsigned i = 0; i < 2; ++i) {
-    function->addParamAttr(i, llvm::Attribute::NoAlias);
-    function->addParamAttr(i, llvm::Attribute::ReadOnly);
-  }
-  for (const llvm::Attribute& attribute : forms.scalar->getAttributes().getFnAttrs()) {
-    if (attribute.isStringAttribute()) function->addFnAttr(attribute);
-  }
+  take_loop_function_attributes(*function, *forms.scalar);
   llvm::Argument* context = function->getArg(1);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(c, "entry", function));
   llvm::Value* sizes[3] = {nullptr, local_size(b, context_type, context, 1), local_size(b, context_type, context, 2)};
