@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "support/builtin_reference.h"
+#include "support/range_checks.h"
 
 using namespace cucl_test;
 using namespace cucl_test::builtin;
@@ -36,91 +37,10 @@ class HostVectorization : public DeviceTest {};
 
 // ---------------------------------------------------------------- helpers
 
-// A one-dimensional range; local 0 passes NULL (the implementation picks the groups).
-struct Range1d {
-  size_t global, local;
-};
-
 // Multiples of 8 and 16 and not, one work-item, groups smaller than 8, groups of 8 + 16 and
 // 7 * 16 + 13. Each local size divides its global size (the programs are OpenCL C 1.2).
 constexpr Range1d kRanges[] = {{1000, 0}, {37, 0},   {1, 0},   {133, 7},  {1000, 40},
                                {96, 24},  {256, 16}, {17, 17}, {1000, 125}};
-
-std::string describe(const Range1d& range) {
-  return "global " + std::to_string(range.global) + ", local " +
-         (range.local ? std::to_string(range.local) : std::string("NULL"));
-}
-
-// Output elements past the range (filled, and checked to keep their fill).
-constexpr size_t kTail = 19;
-
-// Runs `kernel` over a range and waits; false (with a test failure) where either call fails.
-[[nodiscard]] bool run_range(const Env& env, cl_kernel kernel, cl_uint dims, const size_t* global, const size_t* local,
-                             const size_t* offset = nullptr) {
-  const cl_int enqueued = clEnqueueNDRangeKernel(env.queue, kernel, dims, offset, global, local, 0, nullptr, nullptr);
-  EXPECT_EQ(enqueued, CL_SUCCESS);
-  const cl_int finished = clFinish(env.queue);
-  EXPECT_EQ(finished, CL_SUCCESS);
-  return enqueued == CL_SUCCESS && finished == CL_SUCCESS;
-}
-
-[[nodiscard]] bool run(const Env& env, cl_kernel kernel, const Range1d& range, size_t offset = 0) {
-  return run_range(env, kernel, 1, &range.global, range.local ? &range.local : nullptr, offset ? &offset : nullptr);
-}
-
-// A read-write buffer of T made from host values, read back whole.
-template <class T>
-class Buffer {
- public:
-  Buffer(const Env& env, const std::vector<T>& initial)
-      : env_(env), count_(initial.size()), memory_(env.context, initial.size() * sizeof(T), initial.data()) {}
-  Buffer(const Env& env, size_t count, T fill) : Buffer(env, std::vector<T>(count, fill)) {}
-  cl_mem get() const { return memory_.get(); }
-  std::vector<T> read() const { return read_buffer<T>(env_.queue, memory_.get(), count_); }
-
- private:
-  const Env& env_;
-  size_t count_;
-  DeviceBuffer memory_;
-};
-
-// Equal element for element (floats bit for bit, any NaN for a NaN); names the first few
-// elements that differ and how many do.
-template <class T>
-::testing::AssertionResult same_values(const std::vector<T>& got, const std::vector<T>& want) {
-  if (got.size() != want.size()) {
-    return ::testing::AssertionFailure() << got.size() << " values, want " << want.size();
-  }
-  size_t wrong = 0;
-  std::ostringstream detail;
-  for (size_t i = 0; i < got.size(); ++i) {
-    if constexpr (std::is_floating_point_v<T>) {
-      if (same_value(got[i], want[i])) continue;
-    } else if (got[i] == want[i]) {
-      continue;
-    }
-    if (wrong++ < 6) detail << "\n  [" << i << "] got " << hex(got[i]) << ", want " << hex(want[i]);
-  }
-  if (wrong == 0) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << wrong << " of " << got.size() << " values differ:" << detail.str();
-}
-
-// `count` values of the range's length followed by kTail copies of `fill`, made by `f(i)`.
-template <class T, class F>
-std::vector<T> expected(size_t count, T fill, F f) {
-  std::vector<T> values(count + kTail, fill);
-  for (size_t i = 0; i < count; ++i) values[i] = f(i);
-  return values;
-}
-
-// Deterministic inputs.
-std::vector<int> random_ints(size_t count, int lo, int hi, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_int_distribution<int> d(lo, hi);
-  std::vector<int> values(count);
-  for (int& v : values) v = d(rng);
-  return values;
-}
 
 // ---------------------------------------------------------------- control flow
 

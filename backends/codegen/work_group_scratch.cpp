@@ -11,6 +11,7 @@ namespace {
 
 // __local in the front end's address-space map, which both code generators start from.
 constexpr unsigned kLocalAddressSpace = 3;
+constexpr const char* kScratchName = "cucl.work_group_scratch";
 
 }  // namespace
 
@@ -20,7 +21,7 @@ void provide_work_group_scratch(llvm::Module& module, uint64_t bytes) {
   if (!function->use_empty()) {
     auto* type = llvm::ArrayType::get(llvm::Type::getInt64Ty(module.getContext()), (bytes + 7) / 8);
     auto* scratch = new llvm::GlobalVariable(module, type, /*isConstant=*/false, llvm::GlobalValue::InternalLinkage,
-                                             llvm::UndefValue::get(type), "cucl.work_group_scratch", nullptr,
+                                             llvm::UndefValue::get(type), kScratchName, nullptr,
                                              llvm::GlobalValue::NotThreadLocal, kLocalAddressSpace);
     scratch->setAlignment(llvm::Align(16));
     for (llvm::User* user : llvm::make_early_inc_range(function->users())) {
@@ -32,6 +33,18 @@ void provide_work_group_scratch(llvm::Module& module, uint64_t bytes) {
     }
   }
   if (function->use_empty()) function->eraseFromParent();
+}
+
+bool uses_work_group_scratch(const llvm::Function& function) {
+  const llvm::GlobalVariable* scratch = function.getParent()->getNamedGlobal(kScratchName);
+  if (!scratch) return false;
+  return llvm::any_of(function, [&](const llvm::BasicBlock& block) {
+    return llvm::any_of(block, [&](const llvm::Instruction& instruction) {
+      return llvm::any_of(instruction.operand_values(), [&](const llvm::Value* operand) {
+        return operand->stripPointerCasts() == scratch;
+      });
+    });
+  });
 }
 
 }  // namespace cucl::backend

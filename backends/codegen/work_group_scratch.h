@@ -8,6 +8,7 @@
 #include <cstdint>
 
 namespace llvm {
+class Function;
 class Module;
 }  // namespace llvm
 
@@ -18,5 +19,9 @@ inline constexpr const char* kWorkGroupScratchFunction = "cucl_work_group_scratc
 // Gives the module's calls one __local array of `bytes` (16-byte aligned); nothing when
 // no code calls it.
 void provide_work_group_scratch(llvm::Module& module, uint64_t bytes);
+
+// Whether `function` uses the scratch (calls a collective function, inlined), after
+// provide_work_group_scratch.
+bool uses_work_group_scratch(const llvm::Function& function);
 
 }  // namespace cucl::backend

@@ -21,13 +21,23 @@ class HostKernel final : public KernelCode {
   // private memory makes those larger than usual, a group's stacks (all touched, on every
   // worker at once) stay within kLargeStackBudget.
   size_t max_work_group_size() const override {
+    if (const size_t state = region_state_bytes(1); state > 0) {
+      return std::clamp<size_t>(kLargeStackBudget / state, 1, kMaxWorkGroupSize);
+    }
     if (!has_barriers() || stack_bytes() == kMinStackBytes) return kMaxWorkGroupSize;
     return std::clamp<size_t>(kLargeStackBudget / stack_bytes(), 1, kMaxWorkGroupSize);
   }
   uint64_t static_local_memory() const override { return info_.local_memory_bytes; }
   uint64_t private_memory() const override { return info_.private_memory_bytes; }
 
+  // Whether its work-items run as fibers (a kernel with barriers that could not be split
+  // into regions, or built without the vectoriser).
   bool has_barriers() const { return info_.has_barriers != 0; }
+  // The region state (WorkGroupContext::region_state) a group of `items` work-items needs,
+  // or 0 where the kernel has no regions.
+  size_t region_state_bytes(size_t items) const {
+    return items * (info_.region_item_bytes + info_.region_row_bytes);
+  }
   // A work-item's stack: its private memory and room for the calls it makes (SLEEF, the
   // barrier), at least kMinStackBytes.
   size_t stack_bytes() const {

@@ -25,12 +25,15 @@ struct WorkGroupContext {
   uint64_t local_memory_bytes;
   char* private_low;
   char* private_high;
+  // A kernel whose barriers split it into regions (KernelInfoRecord::region_*_bytes): where
+  // its work-items keep what they carry from one region to the next.
+  char* region_state;
 };
 
 // Field numbers of WorkGroupContext, for the IR side.
 enum WorkGroupContextField : unsigned {
   kGroupId, kLocalSize, kEnqueuedLocalSize, kGlobalSize, kGlobalOffset, kNumGroups, kWorkDim, kReserved,
-  kLocalMemory, kScheduler, kPrintfBuffer, kLocalMemoryBytes, kPrivateLow, kPrivateHigh
+  kLocalMemory, kScheduler, kPrintfBuffer, kLocalMemoryBytes, kPrivateLow, kPrivateHigh, kRegionState
 };
 
 // `args[i]` points to argument i's value: the pointer for a buffer or __local argument, the
@@ -45,6 +48,10 @@ struct KernelInfoRecord {
   uint32_t has_barriers;        // 1: run as fibers through <kernel>.cucl_wi, else <kernel>.cucl_wg
   uint32_t uses_printf;         // 1: the launch needs a printf buffer
   uint64_t private_memory_bytes;  // the entry point's stack allocations, after optimisation
+  // A <kernel>.cucl_wg whose barriers split it into regions needs WorkGroupContext::region_state
+  // of region_item_bytes per work-item plus region_row_bytes per row of the group; both 0 otherwise.
+  uint64_t region_item_bytes;
+  uint64_t region_row_bytes;
 };
 
 // A work-item's private memory beyond this fails the build (each runs on a stack that size).

@@ -232,6 +232,7 @@ void measure_kernels(const Session& session, cl_mem src, cl_mem dst, std::size_t
   cells[kNativeMath].value = kNativeCalls * static_cast<double>(mad_items) / seconds / 1e9;
 
   cells[kSgemm] = measure_sgemm(session, settings);
+  cells[kTreeReduction] = measure_tree_reduction(session, settings);
   measure_collectives(session, dst, bytes, settings, cells);
 }
 

@@ -26,6 +26,7 @@ const std::array<Metric, kRowCount> kMetrics = {{
     {"kernel: integer loop, 2^20 dependent steps in one work-item", "us", Better::Lower},
     {"kernel: native_ math (exp, divide, sqrt, powr) throughput", "Gcalls/s", Better::Higher},
     {"kernel: sgemm, one fixed 128x128-tiled kernel (n^3, n = 4096 on GPUs)", "GFLOPS", Better::Higher},
+    {"kernel: __local tree reduction, 256-item groups, a barrier per step", "G items/s", Better::Higher},
     {"kernel: work_group_reduce_add, 256-item groups", "G items/s", Better::Higher},
     {"  the same by hand: sub_group_shuffle_xor + __local", "G items/s", Better::Higher},
     {"kernel: sub_group_reduce_add", "G items/s", Better::Higher},
@@ -193,7 +194,7 @@ void measure_device(cl_device_id device, const Settings& settings, Cells& cells)
     measure_kernels(session, src.get(), dst.get(), bytes, settings, cells);
   } else {
     for (Row row : {kKernelEnqueue, kKernelLaunch, kKernelPingPong, kKernelCopy, kComputeFp32, kComputeHalf,
-                    kAtomicAddInt, kAtomicAddFloat, kIntegerLoop, kNativeMath, kSgemm, kCommandBufferReplay,
+                    kAtomicAddInt, kAtomicAddFloat, kIntegerLoop, kNativeMath, kSgemm, kTreeReduction, kCommandBufferReplay,
                     kCommandBufferEnqueues, kCommandBufferUpdateReplay, kCommandBufferArgumentUpdate,
                     kCommandBufferArgumentUpdateOfMany, kWaitCpu, kBuildFirst, kBuildAgain}) {
       cells[row].note = "n/a (no compiler)";

@@ -43,6 +43,7 @@ enum Row : std::size_t {
   kIntegerLoop,
   kNativeMath,
   kSgemm,
+  kTreeReduction,
   kWorkGroupReduce,
   kWorkGroupReduceByHand,
   kSubGroupReduce,
@@ -142,6 +143,8 @@ Kernel create_kernel(cl_program program, const char* name);
 
 // The sgemm row: one fixed tiled kernel (sgemm_measurement.cpp), checked against the host.
 Cell measure_sgemm(const Session& session, const Settings& settings);
+// The two-barrier local-memory tree reduction row (tree_reduction_measurement.cpp).
+Cell measure_tree_reduction(const Session& session, const Settings& settings);
 
 // The half-precision multiply-add row (half_measurement.cpp): the fp32 row's chains in half8,
 // on devices with cl_khr_fp16 (a note elsewhere). `out` is a buffer of at least `bytes`.

@@ -95,7 +95,9 @@ uint64_t lower_local_variables(llvm::Function& work_item, llvm::StructType* cont
   if (locals.empty()) return 0;
 
   llvm::IRBuilder<> b(&*work_item.getEntryBlock().getFirstInsertionPt());
-  llvm::Value* arena = b.CreateLoad(b.getPtrTy(), b.CreateStructGEP(context_type, work_item.getArg(1), kLocalMemory));
+  llvm::LoadInst* arena = b.CreateLoad(b.getPtrTy(), b.CreateStructGEP(context_type, work_item.getArg(1), kLocalMemory));
+  // The same for the whole group: computed again after a barrier rather than kept (barrier_regions.h).
+  arena->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(module.getContext(), {}));
   llvm::DenseMap<llvm::GlobalVariable*, llvm::Value*> addresses;
   uint64_t offset = 0;
   for (llvm::GlobalVariable* global : locals) {

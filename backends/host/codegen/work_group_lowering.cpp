@@ -14,6 +14,9 @@
 #include "backends/codegen/module_tools.h"
 #include "backends/codegen/printf_lowering.h"
 #include "backends/codegen/private_volatiles.h"
+#include "backends/codegen/work_group_scratch.h"
+#include "backends/host/codegen/barrier_regions.h"
+#include "backends/host/codegen/component_rejoining.h"
 #include "backends/host/codegen/context_layout.h"
 #include "backends/host/codegen/local_memory_lowering.h"
 #include "backends/host/codegen/work_item_builtins.h"
@@ -84,11 +87,16 @@ struct WorkItemForms {
   llvm::Function* scalar;  // one work-item
   llvm::Function* vector;  // `width` consecutive work-items of a row, or null
   unsigned width;
+  // The forms run one region between barriers (barrier_regions.h): they take (point, round)
+  // after (x, y, z) and return the barrier they stopped at.
+  bool regions = false;
+  llvm::Function* original = nullptr;  // then: the work-item function they were split from
 };
 
-// for x from `first` while x < `end`, by `step`: call `function` for (x, y, z). Leaves `b` after it.
+// for x from `first` while x < `end`, by `step`: call `function` for (x, y, z, extra...);
+// where it returns a barrier number, keep the largest in `stopped`. Leaves `b` after it.
 void emit_item_loop(llvm::IRBuilder<>& b, llvm::Function* function, llvm::Value* first, llvm::Value* end, unsigned step,
-                    llvm::ArrayRef<llvm::Value*> arguments, bool reshapeable) {
+                    llvm::ArrayRef<llvm::Value*> arguments, llvm::Value* stopped, bool reshapeable) {
   llvm::LLVMContext& c = b.getContext();
   llvm::Function* parent = b.GetInsertBlock()->getParent();
   llvm::BasicBlock* before = b.GetInsertBlock();
@@ -98,8 +106,14 @@ void emit_item_loop(llvm::IRBuilder<>& b, llvm::Function* function, llvm::Value*
   b.SetInsertPoint(loop);
   llvm::PHINode* x = b.CreatePHI(b.getInt64Ty(), 2);
   x->addIncoming(first, before);
-  llvm::CallInst* call = b.CreateCall(function, {arguments[0], arguments[1], x, arguments[2], arguments[3]});
+  std::vector<llvm::Value*> call_arguments(arguments.begin(), arguments.end());
+  call_arguments.insert(call_arguments.begin() + 2, x);
+  llvm::CallInst* call = b.CreateCall(function, call_arguments);
   call->setCallingConv(llvm::CallingConv::C);
+  if (stopped) {
+    llvm::Value* largest = b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, b.CreateLoad(b.getInt32Ty(), stopped), call);
+    b.CreateStore(largest, stopped);
+  }
   llvm::Value* next = b.CreateAdd(x, b.getInt64(step), "", /*HasNUW=*/true, /*HasNSW=*/true);
   x->addIncoming(next, loop);
   llvm::BranchInst* back = b.CreateCondBr(b.CreateICmpULT(next, end), loop, done);
@@ -127,27 +141,42 @@ llvm::Value* local_size(llvm::IRBuilder<>& b, llvm::StructType* context_type, ll
 // void <kernel>.cucl_row(ptr args, ptr context, i64 y, i64 z): the work-items of one row,
 // `width` at a time through the vector form where there is one, the rest one by one. A
 // function of its own, so that LLVM does not copy the work-group's loop nest once for each
-// way the row's loops may run (loop unswitching).
+// way the row's loops may run (loop unswitching). For forms of regions it is
+// i32 <kernel>.cucl_row(ptr args, ptr context, i64 y, i64 z, i32 point, i32 round), which
+// runs the row's work-items through one region and returns the largest barrier they stopped at.
 llvm::Function* make_row_function(const WorkItemForms& forms, llvm::StructType* context_type, const std::string& name) {
   llvm::LLVMContext& c = forms.scalar->getContext();
   llvm::Type* ptr = llvm::PointerType::get(c, 0);
   llvm::Type* i64 = llvm::Type::getInt64Ty(c);
-  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(c), {ptr, ptr, i64, i64}, false);
+  llvm::Type* i32 = llvm::Type::getInt32Ty(c);
+  std::vector<llvm::Type*> parameters = {ptr, ptr, i64, i64};
+  if (forms.regions) parameters.insert(parameters.end(), {i32, i32});
+  auto* type = llvm::FunctionType::get(forms.regions ? i32 : llvm::Type::getVoidTy(c), parameters, false);
   auto* function =
       llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage, name + kRowSuffix, forms.scalar->getParent());
   take_loop_function_attributes(*function, *forms.scalar);
   function->addFnAttr(llvm::Attribute::NoInline);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(c, "entry", function));
-  llvm::Value* arguments[4] = {function->getArg(0), function->getArg(1), function->getArg(2), function->getArg(3)};
+  std::vector<llvm::Value*> arguments;
+  for (llvm::Argument& argument : function->args()) arguments.push_back(&argument);
+  llvm::Value* stopped = nullptr;
+  if (forms.regions) {
+    stopped = b.CreateAlloca(i32, nullptr, "stopped");
+    b.CreateStore(b.getInt32(0), stopped);
+  }
   llvm::Value* size = local_size(b, context_type, function->getArg(1), 0);
   llvm::Value* scalar_start = b.getInt64(0);
   if (forms.vector) {
     llvm::Value* vector_end = b.CreateAnd(size, b.getInt64(~uint64_t{forms.width - 1}));
-    emit_item_loop(b, forms.vector, scalar_start, vector_end, forms.width, arguments, false);
+    emit_item_loop(b, forms.vector, scalar_start, vector_end, forms.width, arguments, stopped, false);
     scalar_start = vector_end;
   }
-  emit_item_loop(b, forms.scalar, scalar_start, size, 1, arguments, /*reshapeable=*/!forms.vector);
-  b.CreateRetVoid();
+  emit_item_loop(b, forms.scalar, scalar_start, size, 1, arguments, stopped, /*reshapeable=*/!forms.vector);
+  if (stopped) {
+    b.CreateRet(b.CreateLoad(i32, stopped));
+  } else {
+    b.CreateRetVoid();
+  }
   for (llvm::Function* form : {forms.scalar, forms.vector}) {
     if (!form) continue;
     form->setLinkage(llvm::GlobalValue::InternalLinkage);
@@ -156,12 +185,15 @@ llvm::Function* make_row_function(const WorkItemForms& forms, llvm::StructType* 
   return function;
 }
 
-// void <kernel>.cucl_wg(ptr args, ptr context): for z, y in the group: the row.
+// void <kernel>.cucl_wg(ptr args, ptr context): for z, y in the group: the row. For forms of
+// regions, round after round until every work-item has come to its end: for z, y: the row
+// through the region of the barrier the work-items stopped at in the round before.
 void make_work_group_function(const WorkItemForms& forms, llvm::StructType* context_type, const std::string& name) {
   llvm::Function* row = make_row_function(forms, context_type, name);
   llvm::LLVMContext& c = row->getContext();
   llvm::Type* ptr = llvm::PointerType::get(c, 0);
   llvm::Type* i64 = llvm::Type::getInt64Ty(c);
+  llvm::Type* i32 = llvm::Type::getInt32Ty(c);
   auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(c), {ptr, ptr}, false);
   auto* function =
       llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, name + kWorkGroupSuffix, row->getParent());
@@ -169,6 +201,21 @@ void make_work_group_function(const WorkItemForms& forms, llvm::StructType* cont
   llvm::Argument* context = function->getArg(1);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(c, "entry", function));
   llvm::Value* sizes[3] = {nullptr, local_size(b, context_type, context, 1), local_size(b, context_type, context, 2)};
+  llvm::Value* stopped = nullptr;
+  llvm::PHINode* point = nullptr;
+  llvm::PHINode* round = nullptr;
+  if (forms.regions) {
+    stopped = b.CreateAlloca(i32, nullptr, "stopped");
+    llvm::BasicBlock* before = b.GetInsertBlock();
+    auto* header = llvm::BasicBlock::Create(c, "round", function);
+    b.CreateBr(header);
+    b.SetInsertPoint(header);
+    point = b.CreatePHI(i32, 2, "point");
+    point->addIncoming(b.getInt32(0), before);
+    round = b.CreatePHI(i32, 2, "round");
+    round->addIncoming(b.getInt32(0), before);
+    b.CreateStore(b.getInt32(0), stopped);
+  }
   // Every group has at least one work-item in each dimension.
   llvm::PHINode* index[3] = {nullptr, nullptr, nullptr};
   for (unsigned d = 2; d >= 1; --d) {
@@ -179,7 +226,11 @@ void make_work_group_function(const WorkItemForms& forms, llvm::StructType* cont
     index[d] = b.CreatePHI(i64, 2);
     index[d]->addIncoming(b.getInt64(0), before);
   }
-  b.CreateCall(row, {function->getArg(0), context, index[1], index[2]})->setCallingConv(llvm::CallingConv::C);
+  std::vector<llvm::Value*> arguments = {function->getArg(0), context, index[1], index[2]};
+  if (forms.regions) arguments.insert(arguments.end(), {point, round});
+  llvm::CallInst* call = b.CreateCall(row, arguments);
+  call->setCallingConv(llvm::CallingConv::C);
+  if (stopped) b.CreateStore(b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, b.CreateLoad(i32, stopped), call), stopped);
   for (unsigned d = 1; d <= 2; ++d) {
     llvm::Value* next = b.CreateAdd(index[d], b.getInt64(1), "", /*HasNUW=*/true, /*HasNSW=*/true);
     index[d]->addIncoming(next, b.GetInsertBlock());
@@ -187,19 +238,36 @@ void make_work_group_function(const WorkItemForms& forms, llvm::StructType* cont
     b.CreateCondBr(b.CreateICmpULT(next, sizes[d]), index[d]->getParent(), exit);
     b.SetInsertPoint(exit);
   }
+  if (forms.regions) {
+    llvm::Value* next = b.CreateLoad(i32, stopped);
+    point->addIncoming(next, b.GetInsertBlock());
+    round->addIncoming(b.CreateAdd(round, b.getInt32(1)), b.GetInsertBlock());
+    auto* done = llvm::BasicBlock::Create(c, "all_done", function);
+    b.CreateCondBr(b.CreateICmpNE(next, b.getInt32(0)), point->getParent(), done);
+    b.SetInsertPoint(done);
+  }
   b.CreateRetVoid();
 }
 
-void add_info_record(llvm::Module& module, const std::string& name, uint64_t local_bytes, bool has_barriers,
-                     bool uses_printf) {
+// What KernelInfoRecord says of a kernel, but its private memory.
+struct KernelFacts {
+  uint64_t local_bytes = 0;
+  bool runs_as_fibers = false;
+  bool uses_printf = false;
+  uint64_t region_item_bytes = 0;
+  uint64_t region_row_bytes = 0;
+};
+
+void add_info_record(llvm::Module& module, const std::string& name, const KernelFacts& facts) {
   llvm::LLVMContext& c = module.getContext();
   llvm::Type* i64 = llvm::Type::getInt64Ty(c);
   llvm::Type* i32 = llvm::Type::getInt32Ty(c);
-  auto* type = llvm::StructType::get(c, {i64, i32, i32, i64});
+  auto* type = llvm::StructType::get(c, {i64, i32, i32, i64, i64, i64});
   // The private memory size is filled in after optimisation (record_private_memory).
   auto* value = llvm::ConstantStruct::get(
-      type, {llvm::ConstantInt::get(i64, local_bytes), llvm::ConstantInt::get(i32, has_barriers ? 1 : 0),
-             llvm::ConstantInt::get(i32, uses_printf ? 1 : 0), llvm::ConstantInt::get(i64, 0)});
+      type, {llvm::ConstantInt::get(i64, facts.local_bytes), llvm::ConstantInt::get(i32, facts.runs_as_fibers ? 1 : 0),
+             llvm::ConstantInt::get(i32, facts.uses_printf ? 1 : 0), llvm::ConstantInt::get(i64, 0),
+             llvm::ConstantInt::get(i64, facts.region_item_bytes), llvm::ConstantInt::get(i64, facts.region_row_bytes)});
   new llvm::GlobalVariable(module, type, true, llvm::GlobalValue::ExternalLinkage, value, name + kInfoSuffix);
 }
 
@@ -210,6 +278,36 @@ void add_printf_table(llvm::Module& module, const std::vector<PrintfCallSite>& s
   new llvm::GlobalVariable(module, data->getType(), true, llvm::GlobalValue::ExternalLinkage, data, kPrintfTable);
   new llvm::GlobalVariable(module, llvm::Type::getInt64Ty(c), true, llvm::GlobalValue::ExternalLinkage,
                            llvm::ConstantInt::get(llvm::Type::getInt64Ty(c), table.size()), kPrintfTableSize);
+}
+
+// Gives `forms` the region function of its scalar work-item (in `layout`), which replaces it.
+// False (the work-item stays, to run as fibers) when the kernel cannot be split.
+bool split_into_regions(WorkItemForms& forms, KernelFacts& facts, llvm::StructType* context_type, const std::string& name,
+                        StateLayout layout) {
+  llvm::Function* work_item = forms.regions ? forms.original : forms.scalar;
+  BarrierRegions regions = split_at_barriers(*work_item, context_type, layout);
+  if (!regions.function) {
+    debug_log("host kernel " + name + " runs its work-items as fibers: " + regions.obstacle);
+    return false;
+  }
+  if (forms.regions) forms.scalar->eraseFromParent();
+  forms.original = work_item;
+  forms.scalar = regions.function;
+  forms.regions = true;
+  facts.region_item_bytes = regions.item_bytes;
+  facts.region_row_bytes = regions.row_bytes;
+  simplify_function(*forms.scalar);
+  debug_log("host kernel " + name + ": its barriers split it into " + regions.summary);
+  return true;
+}
+
+void vectorize_forms(WorkItemForms& forms, const std::string& name) {
+  rejoin_component_operations(*forms.scalar);
+  WorkItemVectorization vectorized = vectorize_work_item(*forms.scalar, host_vector_width());
+  forms.vector = vectorized.function;
+  forms.width = vectorized.width;
+  debug_log("host kernel " + name + (vectorized.function ? " runs " + std::to_string(vectorized.width) + " work-items at a time"
+                                                          : " runs one work-item at a time: " + vectorized.obstacle));
 }
 
 }  // namespace
@@ -270,23 +368,33 @@ std::string lower_work_groups(llvm::Module& module, bool vectorize) {
       buffer->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(call.getContext(), {}));
       return buffer;
     };
-    const bool uses_printf = lower_printf(*work_item, printf_buffer, printf_sites, error);
+    KernelFacts facts;
+    facts.uses_printf = lower_printf(*work_item, printf_buffer, printf_sites, error);
     if (!error.empty()) return error;
     const bool has_barriers = lower_work_item_builtins(*work_item, context_type);
-    const uint64_t local_bytes = lower_local_variables(*work_item, context_type);
-    if (!has_barriers) {
-      WorkItemForms forms{work_item, nullptr, 1};
-      if (vectorize) {
-        simplify_function(*work_item);
-        WorkItemVectorization vectorized = vectorize_work_item(*work_item, host_vector_width());
-        forms.vector = vectorized.function;
-        forms.width = vectorized.width;
-        debug_log("host kernel " + name + (vectorized.function ? " runs " + std::to_string(vectorized.width) + " work-items at a time"
-                                                                : " runs one work-item at a time: " + vectorized.obstacle));
+    // The host's collective functions rest on the group's work-items running one after the
+    // other (libclc-builtins/src/work_group_host.cl): their vector form would not.
+    const bool collective = uses_work_group_scratch(*work_item);
+    facts.local_bytes = lower_local_variables(*work_item, context_type);
+    WorkItemForms forms{work_item, nullptr, 1};
+    if (vectorize) {
+      simplify_function(*work_item);
+      if (collective) debug_log("host kernel " + name + " runs one work-item at a time: it calls work-group collective functions");
+      if (has_barriers) {
+        const StateLayout layout = collective ? StateLayout::ByWorkItem : StateLayout::Interleaved;
+        if (split_into_regions(forms, facts, context_type, name, layout) && !collective) {
+          vectorize_forms(forms, name);
+          // Without a vector form, the regions keep each work-item's values together.
+          if (!forms.vector) split_into_regions(forms, facts, context_type, name, StateLayout::ByWorkItem);
+        }
+      } else if (!collective) {
+        vectorize_forms(forms, name);
       }
-      make_work_group_function(forms, context_type, name);
     }
-    add_info_record(module, name, local_bytes, has_barriers, uses_printf);
+    facts.runs_as_fibers = has_barriers && !forms.regions;
+    if (forms.original) forms.original->eraseFromParent();
+    if (!facts.runs_as_fibers) make_work_group_function(forms, context_type, name);
+    add_info_record(module, name, facts);
   }
   add_printf_table(module, printf_sites);
   run_always_inliner(module);

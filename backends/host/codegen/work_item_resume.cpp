@@ -1,8 +1,5 @@
 #include "backends/host/codegen/work_item_resume.h"
 
-#include <llvm/ADT/MapVector.h>
-#include <llvm/ADT/SmallPtrSet.h>
-#include <llvm/IR/CFG.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
@@ -10,56 +7,10 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
-#include <llvm/Transforms/Utils/SSAUpdater.h>
+
+#include "backends/host/codegen/live_values.h"
 
 namespace cucl::backend::host {
-namespace {
-
-// The values defined before the branch ending `block` (in blocks that dominate it) that the
-// branch or any block after it uses. May name a few that are in fact recomputed first (a
-// loop's header), which costs a store and a load.
-std::vector<llvm::Instruction*> live_at_branch(const llvm::BasicBlock& block, const llvm::DominatorTree& dominators) {
-  llvm::SmallPtrSet<const llvm::BasicBlock*, 32> after;
-  std::vector<const llvm::BasicBlock*> work(llvm::succ_begin(&block), llvm::succ_end(&block));
-  while (!work.empty()) {
-    const llvm::BasicBlock* next = work.back();
-    work.pop_back();
-    if (!after.insert(next).second) continue;
-    for (const llvm::BasicBlock* successor : llvm::successors(next)) work.push_back(successor);
-  }
-  std::vector<llvm::Instruction*> live;
-  for (const llvm::BasicBlock& candidate : *block.getParent()) {
-    if (!dominators.dominates(&candidate, &block)) continue;
-    for (const llvm::Instruction& value : candidate) {
-      const bool used = llvm::any_of(value.uses(), [&](const llvm::Use& use) {
-        auto* user = llvm::cast<llvm::Instruction>(use.getUser());
-        if (user == block.getTerminator()) return true;
-        // A phi uses its value at the end of the block it comes from.
-        if (auto* phi = llvm::dyn_cast<llvm::PHINode>(user)) {
-          const llvm::BasicBlock* from = phi->getIncomingBlock(use);
-          return from == &block || after.contains(from);
-        }
-        return after.contains(user->getParent());
-      });
-      if (used) live.push_back(const_cast<llvm::Instruction*>(&value));
-    }
-  }
-  return live;
-}
-
-bool storable(const llvm::Type* type) {
-  return type->isFirstClassType() && type->isSized() && !type->isTokenTy() && !type->isVoidTy() &&
-         !type->isAggregateType();
-}
-
-}  // namespace
-
-llvm::Type* kept_type(llvm::Type* type) {
-  if (!type->getScalarType()->isIntegerTy(1)) return type;
-  llvm::Type* byte = llvm::Type::getInt8Ty(type->getContext());
-  if (auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(type)) return llvm::FixedVectorType::get(byte, vector->getNumElements());
-  return byte;
-}
 
 llvm::Type* lanes_type(llvm::Type* type, unsigned width) {
   auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
@@ -72,7 +23,7 @@ ResumeFunction make_resume_function(llvm::Function& work_item, const std::vector
   ResumeFunction result;
   const llvm::DominatorTree dominators(work_item);
   for (const llvm::BasicBlock* block : branches) {
-    ResumePoint point{block, live_at_branch(*block, dominators), nullptr};
+    ResumePoint point{block, live_after(*block, dominators), nullptr};
     std::vector<llvm::Type*> fields;
     for (const llvm::Instruction* value : point.live) {
       if (!storable(value->getType())) {
@@ -92,7 +43,7 @@ ResumeFunction make_resume_function(llvm::Function& work_item, const std::vector
   parameters.push_back(llvm::PointerType::get(c, 0));
   parameters.push_back(llvm::Type::getInt64Ty(c));
   llvm::Function* resume =
-      llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(c), parameters, false),
+      llvm::Function::Create(llvm::FunctionType::get(work_item.getReturnType(), parameters, false),
                              llvm::GlobalValue::InternalLinkage, work_item.getName() + ".resume", work_item.getParent());
   llvm::ValueToValueMapTy map;
   for (unsigned i = 0; i < work_item.arg_size(); ++i) {
@@ -115,7 +66,7 @@ ResumeFunction make_resume_function(llvm::Function& work_item, const std::vector
   llvm::SwitchInst* choice =
       b.CreateSwitch(resume->getArg(point_parameter), nowhere, static_cast<unsigned>(result.points.size()));
   // Each live value gets a second definition, loaded from the state, on each way in.
-  llvm::MapVector<llvm::Instruction*, std::vector<std::pair<llvm::BasicBlock*, llvm::Value*>>> definitions;
+  SecondDefinitions definitions;
   for (unsigned k = 0; k < result.points.size(); ++k) {
     const ResumePoint& point = result.points[k];
     auto* copy = llvm::cast<llvm::BasicBlock>(map[point.block]);
@@ -140,17 +91,7 @@ ResumeFunction make_resume_function(llvm::Function& work_item, const std::vector
     e.CreateBr(branch);
     choice->addCase(e.getInt32(k), entry);
   }
-  for (auto& [value, loaded] : definitions) {
-    llvm::SSAUpdater updater;
-    updater.Initialize(value->getType(), value->getName());
-    updater.AddAvailableValue(value->getParent(), value);
-    for (auto [entry, load] : loaded) updater.AddAvailableValue(entry, load);
-    for (llvm::Use& use : llvm::make_early_inc_range(value->uses())) {
-      auto* user = llvm::cast<llvm::Instruction>(use.getUser());
-      if (user->getParent() == value->getParent() && !llvm::isa<llvm::PHINode>(user)) continue;  // below the definition
-      updater.RewriteUse(use);
-    }
-  }
+  reconnect(definitions);
   llvm::removeUnreachableBlocks(*resume);
   result.function = resume;
   return result;

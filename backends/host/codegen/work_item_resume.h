@@ -1,12 +1,15 @@
 // Where the vector form of a work-item function (work_item_vectorizer.h) comes to a branch
 // that its lanes take different ways, it hands each lane in turn to a scalar copy of the
 // work-item function that starts right at that branch: the resume function,
-// `<work-item>.resume(args, context, x, y, z, i32 point, ptr state, i64 lane)`. `state`
+// `<work-item>.resume(<the work-item's parameters>, i32 point, ptr state, i64 lane)`,
+// returning what the work-item returns. `state`
 // holds the values that the branch and the rest of the work-item take from before it (its
 // live values), as `points[point].state` lays them out: a varying value as all lanes'
 // values one after the other (the vector form stores its vector as it is), a uniform one
 // once. Booleans are kept as bytes.
 #pragma once
+
+#include "backends/host/codegen/live_values.h"
 
 #include <functional>
 #include <string>
@@ -29,8 +32,6 @@ struct ResumePoint {
   llvm::StructType* state = nullptr;        // a field for each live value
 };
 
-// How a value of `type` is kept in a state: the same, with booleans widened to bytes.
-llvm::Type* kept_type(llvm::Type* type);
 // The vector form's type of a varying value of `type`: `width` lanes, a vector type's
 // elements lane by lane.
 llvm::Type* lanes_type(llvm::Type* type, unsigned width);

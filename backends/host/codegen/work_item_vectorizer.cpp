@@ -16,6 +16,7 @@
 #include <functional>
 #include <vector>
 
+#include "backends/host/codegen/register_pressure.h"
 #include "backends/host/codegen/target_machine.h"
 #include "backends/host/codegen/work_item_divergence.h"
 #include "backends/host/codegen/work_item_resume.h"
@@ -186,18 +187,34 @@ class Widener {
     b_.SetInsertPoint(handing);
     llvm::PHINode* lane = b_.CreatePHI(b_.getInt64Ty(), 2, "lane");
     lane->addIncoming(b_.getInt64(0), part);
+    llvm::Type* result_type = target_.getReturnType();
+    llvm::PHINode* largest = nullptr;
+    if (!result_type->isVoidTy()) {
+      largest = b_.CreatePHI(result_type, 2, "largest_result");
+      largest->addIncoming(llvm::ConstantInt::get(result_type, 0), part);
+    }
     std::vector<llvm::Value*> arguments;
     for (llvm::Argument& argument : target_.args()) arguments.push_back(&argument);
     arguments[kLaneIndexParameter] = b_.CreateAdd(arguments[kLaneIndexParameter], lane);
     arguments.push_back(b_.getInt32(k));
     arguments.push_back(state_);
     arguments.push_back(lane);
-    b_.CreateCall(resume_.function, arguments)->setCallingConv(llvm::CallingConv::C);
+    llvm::CallInst* call = b_.CreateCall(resume_.function, arguments);
+    call->setCallingConv(llvm::CallingConv::C);
     llvm::Value* next = b_.CreateAdd(lane, b_.getInt64(1));
     lane->addIncoming(next, handing);
+    llvm::Value* result = nullptr;
+    if (largest) {
+      result = b_.CreateBinaryIntrinsic(llvm::Intrinsic::umax, largest, call);
+      largest->addIncoming(result, handing);
+    }
     b_.CreateCondBr(b_.CreateICmpULT(next, b_.getInt64(width_)), handing, handed);
     b_.SetInsertPoint(handed);
-    b_.CreateRetVoid();
+    if (result) {
+      b_.CreateRet(result);
+    } else {
+      b_.CreateRetVoid();
+    }
     b_.SetInsertPoint(together);
   }
 
@@ -218,7 +235,24 @@ class Widener {
     for (const auto& arm : choice->cases()) copy->addCase(arm.getCaseValue(), blocks_.lookup(arm.getCaseSuccessor()));
   }
 
+  // A work-item function that returns a number (barrier_regions.h) returns, as a vector,
+  // the largest of its lanes'.
+  void emit_return(llvm::ReturnInst& ret) {
+    llvm::Value* value = ret.getReturnValue();
+    if (!value) {
+      b_.CreateRetVoid();
+    } else if (divergence_.varying(value)) {
+      b_.CreateRet(b_.CreateUnaryIntrinsic(llvm::Intrinsic::vector_reduce_umax, vector(value)));
+    } else {
+      b_.CreateRet(scalar(value));
+    }
+  }
+
   void emit_terminator(llvm::Instruction& instruction) {
+    if (auto* ret = llvm::dyn_cast<llvm::ReturnInst>(&instruction)) {
+      emit_return(*ret);
+      return;
+    }
     if (reads_varying(instruction)) {
       emit_divergent_terminator(instruction);
       return;
@@ -234,8 +268,6 @@ class Widener {
       llvm::SwitchInst* copy =
           b_.CreateSwitch(scalar(choice->getCondition()), blocks_.lookup(choice->getDefaultDest()), choice->getNumCases());
       for (const auto& arm : choice->cases()) copy->addCase(arm.getCaseValue(), blocks_.lookup(arm.getCaseSuccessor()));
-    } else if (llvm::isa<llvm::ReturnInst>(instruction)) {
-      b_.CreateRetVoid();
     } else {
       b_.CreateUnreachable();
     }
@@ -540,6 +572,15 @@ WorkItemVectorization vectorize_work_item(llvm::Function& work_item, unsigned wi
                       " elements that differ between work-items";
     return result;
   }
+  const uint64_t own_bytes = peak_varying_bytes(work_item, [&](const llvm::Value* value) { return divergence.varying(value); });
+  const uint64_t registers = host_vector_register_bytes();
+  while (width > kMinWidth && own_bytes * width > registers) width /= 2;
+  if (own_bytes * width > registers) {
+    result.obstacle = "it holds " + std::to_string(own_bytes) + " bytes of its own values at once: " +
+                      std::to_string(width) + " work-items' would not fit the " + std::to_string(registers) +
+                      " bytes of vector registers";
+    return result;
+  }
   result.width = width;
   ResumeFunction resume;
   if (!divergence.divergent_branches().empty()) {
@@ -582,6 +623,13 @@ WorkItemVectorization vectorize_work_item(llvm::Function& work_item, unsigned wi
   }
   result.function = vector;
   return result;
+}
+
+uint64_t host_vector_register_bytes() {
+  const std::string features = "," + host_target().features + ",";
+  auto has = [&](const char* feature) { return features.find(std::string(",+") + feature + ",") != std::string::npos; };
+  const uint64_t count = has("avx512f") ? 32 : 16;
+  return count * (has("avx") ? 32 : 16);
 }
 
 unsigned host_vector_width() {

@@ -1,8 +1,10 @@
 // Whole-function vectorisation of a work-item function (work_group_lowering.cpp).
 //
-// `<kernel>.cucl_wi(args, context, x, y, z)` runs one work-item; its vector form, made here,
-// has the same parameters and runs the `width` work-items x .. x+width-1 of row (y, z) at
-// once. What all of them compute alike (work_item_divergence.h) stays scalar; the rest
+// `<kernel>.cucl_wi(args, context, x, y, z, ...)` runs one work-item; its vector form, made
+// here, has the same parameters and runs the `width` work-items x .. x+width-1 of row (y, z)
+// at once. Parameters after z are the same for all of them; where the work-item returns a
+// number (a barrier region, barrier_regions.h), the vector form returns the largest of its
+// lanes'. What all of them compute alike (work_item_divergence.h) stays scalar; the rest
 // becomes vectors of `width` lanes: arithmetic lane-wise, consecutive accesses as vector
 // loads and stores (checked at run time where 32-bit index arithmetic might have wrapped),
 // other accesses as gathers and scatters, atomics and calls with side effects once per lane
@@ -11,6 +13,7 @@
 // it runs one work-item at a time as before.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace llvm {
@@ -41,6 +44,11 @@ constexpr unsigned kMinWidth = 4;  // below that the vector form is not worth it
 // kMaxWidth, work-groups of 16 or 32 along x would find no whole vector.
 unsigned host_vector_width();
 constexpr unsigned kMaxWidth = 32;
+
+// The bytes of this CPU's vector registers (16 or, with AVX-512, 32 of 16 or 32 bytes): a
+// kernel takes a width at which the values its work-items hold at once
+// (register_pressure.h) fit them, for a kernel that holds more spends its time spilling.
+uint64_t host_vector_register_bytes();
 
 
 
