@@ -43,6 +43,9 @@ class KernelCode {
   // The work-group size this kernel runs best with, an upper bound for the product of the
   // local sizes cucl picks for a NULL local_work_size; 0 when the device has no preference.
   virtual size_t preferred_work_group_size() const { return 0; }
+  // CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE where it is this kernel's own (the host's
+  // vector width); 0: the device's.
+  virtual size_t preferred_work_group_size_multiple() const { return 0; }
 };
 
 // A program's device code, ready to launch.

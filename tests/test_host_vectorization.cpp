@@ -17,6 +17,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <iterator>
 #include <numeric>
@@ -1335,6 +1336,46 @@ TEST_P(HostVectorization, LocalReversalAcrossABarrier) {
       return s;
     })));
   }
+}
+
+// CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE on the host device is the width of the kernel's
+// vector form (groups of whole vectors run no work-item alone), and the device's for a kernel
+// without one: when the vectoriser is off, or for a kernel it leaves scalar.
+TEST_P(HostVectorization, PreferredMultipleIsTheVectorWidth) {
+  cl_device_type type = 0;
+  ASSERT_EQ(clGetDeviceInfo(GetParam(), CL_DEVICE_TYPE, sizeof type, &type, nullptr), CL_SUCCESS);
+  if (!(type & CL_DEVICE_TYPE_CPU)) GTEST_SKIP() << "the host device's code generation";
+  BuiltProgram program(env, R"(
+    kernel void saxpy(global float* y, global const float* x, float a) {
+      size_t i = get_global_id(0);
+      y[i] = a * x[i] + y[i];
+    }
+    kernel void private_table(global int* out, int n) {
+      int table[64];
+      for (int k = 0; k < n; ++k) table[k & 63] = k * (int)get_global_id(0);
+      out[get_global_id(0)] = table[get_global_id(0) & 63];
+    })");
+  auto multiple = [&](const char* name) {
+    size_t value = 0;
+    EXPECT_EQ(clGetKernelWorkGroupInfo(program.kernel(name), GetParam(), CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                       sizeof value, &value, nullptr),
+              CL_SUCCESS);
+    return value;
+  };
+  size_t device_multiple = 0;
+  ASSERT_EQ(clGetDeviceInfo(GetParam(), CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof device_multiple,
+                            &device_multiple, nullptr),
+            CL_SUCCESS);
+  const char* setting = std::getenv("CUCL_HOST_VECTORIZE");
+  const bool vectorizing = !setting || std::string(setting) != "0";
+  const size_t saxpy = multiple("saxpy");
+  if (vectorizing) {
+    EXPECT_GE(saxpy, 4u);
+    EXPECT_EQ(saxpy & (saxpy - 1), 0u) << saxpy << " is not a power of two";
+  } else {
+    EXPECT_EQ(saxpy, device_multiple);
+  }
+  EXPECT_EQ(multiple("private_table"), device_multiple);  // private memory keeps it scalar
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryDevice, HostVectorization, ::testing::ValuesIn(all_devices()), device_name);

@@ -79,6 +79,20 @@ void FiberGroup::reserve_stacks(size_t count, size_t stack_bytes) {
   for (size_t i = 0; i < count; ++i) mprotect(stacks_ + i * slot_bytes(), page_size(), PROT_NONE);
 }
 
+char* FiberGroup::region_state(size_t bytes) {
+  constexpr size_t kAlignment = 128;
+  if (bytes > region_state_bytes_) {
+    const size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
+    region_state_.reset(static_cast<char*>(std::aligned_alloc(kAlignment, rounded)));
+    if (!region_state_) {
+      region_state_bytes_ = 0;
+      throw std::bad_alloc();
+    }
+    region_state_bytes_ = rounded;
+  }
+  return region_state_.get();
+}
+
 void FiberGroup::run(WorkItemFunction work_item, void* const* args, WorkGroupContext& context, size_t stack_bytes) {
   const size_t sizes[3] = {context.local_size[0], context.local_size[1], context.local_size[2]};
   reserve_stacks(sizes[0] * sizes[1] * sizes[2], stack_bytes);

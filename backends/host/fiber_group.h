@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -29,6 +30,10 @@ class FiberGroup {
   void run_on_stack(WorkGroupFunction work_group, void* const* args, WorkGroupContext& context, size_t stack_bytes);
   // Called on a work-item's fiber by cucl_host_barrier.
   void barrier();
+  // At least `bytes` (128-byte aligned) for a kernel split into barrier regions
+  // (WorkGroupContext::region_state): kept across launches like the stacks, because a fresh
+  // block of that size is mapped and unmapped by every launch's every thread.
+  char* region_state(size_t bytes);
 
  private:
   struct Fiber {
@@ -57,6 +62,11 @@ class FiberGroup {
   WorkGroupContext* context_ = nullptr;
   const void* scheduler_stack_bottom_ = nullptr;  // for AddressSanitizer's fiber annotations
   size_t scheduler_stack_size_ = 0;
+  struct Free {
+    void operator()(char* memory) const { std::free(memory); }
+  };
+  std::unique_ptr<char, Free> region_state_;
+  size_t region_state_bytes_ = 0;
 };
 
 // Idle FiberGroups, kept by the device across launches so that their stacks are mapped (and

@@ -28,6 +28,9 @@ class HostKernel final : public KernelCode {
     return std::clamp<size_t>(kLargeStackBudget / stack_bytes(), 1, kMaxWorkGroupSize);
   }
   uint64_t static_local_memory() const override { return info_.local_memory_bytes; }
+  // Work-groups whose rows are whole multiples of the vector form's width run no work-item
+  // one by one.
+  size_t preferred_work_group_size_multiple() const override { return info_.vector_width > 1 ? info_.vector_width : 0; }
   uint64_t private_memory() const override { return info_.private_memory_bytes; }
 
   // Whether its work-items run as fibers (a kernel with barriers that could not be split

@@ -124,9 +124,8 @@ class GroupRunner {
     thread_stack(context_.private_low, context_.private_high);
     context_.printf_buffer = printf_buffer;
     if (const size_t bytes = kernel.region_state_bytes(range.local_size[0] * range.local_size[1] * range.local_size[2])) {
-      region_state_.reset(static_cast<char*>(std::aligned_alloc(kLocalAlignment, align_up(bytes, kLocalAlignment))));
-      if (!region_state_) throw std::bad_alloc();
-      context_.region_state = region_state_.get();
+      fiber_group_ = fibers_.take();
+      context_.region_state = fiber_group_->region_state(bytes);
     }
   }
 
@@ -163,7 +162,6 @@ class GroupRunner {
   std::vector<void*> values_;
   std::vector<void*> slots_;
   std::unique_ptr<char, AlignedFree> arena_;
-  std::unique_ptr<char, AlignedFree> region_state_;
   WorkGroupContext context_{};
   std::unique_ptr<FiberGroup> fiber_group_;
 };

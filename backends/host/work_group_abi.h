@@ -52,6 +52,8 @@ struct KernelInfoRecord {
   // of region_item_bytes per work-item plus region_row_bytes per row of the group; both 0 otherwise.
   uint64_t region_item_bytes;
   uint64_t region_row_bytes;
+  uint32_t vector_width;  // work-items the vector form runs at once; 1 without one
+  uint32_t reserved;
 };
 
 // A work-item's private memory beyond this fails the build (each runs on a stack that size).

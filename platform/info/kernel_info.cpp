@@ -56,9 +56,10 @@ void kernel_work_group_info(Kernel& kernel, Device* device, cl_kernel_work_group
     case CL_KERNEL_WORK_GROUP_SIZE: return out.scalar(kernel.max_work_group_size(*device));
     case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: return out.bytes(kernel.metadata().reqd_work_group_size.data(), 3 * sizeof(size_t));
     case CL_KERNEL_LOCAL_MEM_SIZE: return out.scalar(static_cast<cl_ulong>(kernel.local_memory_size(*device)));
-    case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
-      kernel.code(*device);
-      return out.scalar(std::max<size_t>(1, device->description().preferred_work_group_size_multiple));
+    case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: {
+      const size_t own = kernel.code(*device).preferred_work_group_size_multiple();
+      return out.scalar(std::max<size_t>(1, own ? own : device->description().preferred_work_group_size_multiple));
+    }
     case CL_KERNEL_PRIVATE_MEM_SIZE: return out.scalar(static_cast<cl_ulong>(kernel.code(*device).private_memory()));
     // Only for custom devices and built-in kernels, which cucl does not have.
     case CL_KERNEL_GLOBAL_WORK_SIZE: fail(CL_INVALID_VALUE);

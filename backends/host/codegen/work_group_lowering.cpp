@@ -1,5 +1,6 @@
 #include "backends/host/codegen/work_group_lowering.h"
 
+#include <llvm/Analysis/CFG.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/Function.h>
@@ -87,6 +88,10 @@ struct WorkItemForms {
   llvm::Function* scalar;  // one work-item
   llvm::Function* vector;  // `width` consecutive work-items of a row, or null
   unsigned width;
+  // Twice as many, for a kernel whose values fit the registers that wide (a long dependent
+  // chain per work-item needs twice the independent vectors to keep the FMA units busy);
+  // the row then runs through it first, the narrow form taking what is left.
+  llvm::Function* wide = nullptr;
   // The forms run one region between barriers (barrier_regions.h): they take (point, round)
   // after (x, y, z) and return the barrier they stopped at.
   bool regions = false;
@@ -166,6 +171,11 @@ llvm::Function* make_row_function(const WorkItemForms& forms, llvm::StructType* 
   }
   llvm::Value* size = local_size(b, context_type, function->getArg(1), 0);
   llvm::Value* scalar_start = b.getInt64(0);
+  if (forms.wide) {
+    llvm::Value* wide_end = b.CreateAnd(size, b.getInt64(~uint64_t{2 * forms.width - 1}));
+    emit_item_loop(b, forms.wide, scalar_start, wide_end, 2 * forms.width, arguments, stopped, false);
+    scalar_start = wide_end;
+  }
   if (forms.vector) {
     llvm::Value* vector_end = b.CreateAnd(size, b.getInt64(~uint64_t{forms.width - 1}));
     emit_item_loop(b, forms.vector, scalar_start, vector_end, forms.width, arguments, stopped, false);
@@ -177,7 +187,7 @@ llvm::Function* make_row_function(const WorkItemForms& forms, llvm::StructType* 
   } else {
     b.CreateRetVoid();
   }
-  for (llvm::Function* form : {forms.scalar, forms.vector}) {
+  for (llvm::Function* form : {forms.scalar, forms.vector, forms.wide}) {
     if (!form) continue;
     form->setLinkage(llvm::GlobalValue::InternalLinkage);
     form->addFnAttr(llvm::Attribute::AlwaysInline);
@@ -256,18 +266,20 @@ struct KernelFacts {
   bool uses_printf = false;
   uint64_t region_item_bytes = 0;
   uint64_t region_row_bytes = 0;
+  unsigned vector_width = 1;
 };
 
 void add_info_record(llvm::Module& module, const std::string& name, const KernelFacts& facts) {
   llvm::LLVMContext& c = module.getContext();
   llvm::Type* i64 = llvm::Type::getInt64Ty(c);
   llvm::Type* i32 = llvm::Type::getInt32Ty(c);
-  auto* type = llvm::StructType::get(c, {i64, i32, i32, i64, i64, i64});
+  auto* type = llvm::StructType::get(c, {i64, i32, i32, i64, i64, i64, i32, i32});
   // The private memory size is filled in after optimisation (record_private_memory).
   auto* value = llvm::ConstantStruct::get(
       type, {llvm::ConstantInt::get(i64, facts.local_bytes), llvm::ConstantInt::get(i32, facts.runs_as_fibers ? 1 : 0),
              llvm::ConstantInt::get(i32, facts.uses_printf ? 1 : 0), llvm::ConstantInt::get(i64, 0),
-             llvm::ConstantInt::get(i64, facts.region_item_bytes), llvm::ConstantInt::get(i64, facts.region_row_bytes)});
+             llvm::ConstantInt::get(i64, facts.region_item_bytes), llvm::ConstantInt::get(i64, facts.region_row_bytes),
+             llvm::ConstantInt::get(i32, facts.vector_width), llvm::ConstantInt::get(i32, 0)});
   new llvm::GlobalVariable(module, type, true, llvm::GlobalValue::ExternalLinkage, value, name + kInfoSuffix);
 }
 
@@ -303,10 +315,28 @@ bool split_into_regions(WorkItemForms& forms, KernelFacts& facts, llvm::StructTy
 
 void vectorize_forms(WorkItemForms& forms, const std::string& name) {
   rejoin_component_operations(*forms.scalar);
-  WorkItemVectorization vectorized = vectorize_work_item(*forms.scalar, host_vector_width());
+  const unsigned width = host_vector_width();
+  // A kernel with a loop (a chain of dependent steps, whose latency more independent vectors
+  // hide) tries twice the width first: where it takes it whole, the narrow form follows.
+  // Straight-line code gains nothing from it but the build time.
+  llvm::SmallVector<std::pair<const llvm::BasicBlock*, const llvm::BasicBlock*>, 4> back_edges;
+  llvm::FindFunctionBackedges(*forms.scalar, back_edges);
+  const unsigned first_width = back_edges.empty() ? width : 2 * width;
+  WorkItemVectorization vectorized = vectorize_work_item(*forms.scalar, first_width);
+  if (!vectorized.function && first_width != width) {
+    vectorized = vectorize_work_item(*forms.scalar, width);  // per-lane work may pass the growth bound only so wide
+  } else if (vectorized.width == 2 * width) {
+    WorkItemVectorization narrow = vectorize_work_item(*forms.scalar, width);
+    if (narrow.function) {
+      forms.wide = vectorized.function;
+      vectorized = narrow;
+    }
+  }
   forms.vector = vectorized.function;
   forms.width = vectorized.width;
-  debug_log("host kernel " + name + (vectorized.function ? " runs " + std::to_string(vectorized.width) + " work-items at a time"
+  std::string widths = std::to_string(vectorized.width);
+  if (forms.wide) widths = std::to_string(2 * vectorized.width) + " (then " + widths + ")";
+  debug_log("host kernel " + name + (vectorized.function ? " runs " + widths + " work-items at a time"
                                                           : " runs one work-item at a time: " + vectorized.obstacle));
 }
 
@@ -393,6 +423,7 @@ std::string lower_work_groups(llvm::Module& module, bool vectorize) {
     }
     facts.runs_as_fibers = has_barriers && !forms.regions;
     if (forms.original) forms.original->eraseFromParent();
+    if (forms.vector) facts.vector_width = forms.wide ? 2 * forms.width : forms.width;
     if (!facts.runs_as_fibers) make_work_group_function(forms, context_type, name);
     add_info_record(module, name, facts);
   }
