@@ -308,7 +308,8 @@ bool split_into_regions(WorkItemForms& forms, KernelFacts& facts, llvm::StructTy
   forms.regions = true;
   facts.region_item_bytes = regions.item_bytes;
   facts.region_row_bytes = regions.row_bytes;
-  simplify_function(*forms.scalar);
+  // The vectoriser's analyses want the split function simplified; a scalar one is left to O3.
+  if (layout == StateLayout::Interleaved) simplify_function(*forms.scalar);
   debug_log("host kernel " + name + ": its barriers split it into " + regions.summary);
   return true;
 }
@@ -411,8 +412,12 @@ std::string lower_work_groups(llvm::Module& module, bool vectorize) {
       simplify_function(*work_item);
       if (collective) debug_log("host kernel " + name + " runs one work-item at a time: it calls work-group collective functions");
       if (has_barriers) {
-        const StateLayout layout = collective ? StateLayout::ByWorkItem : StateLayout::Interleaved;
-        if (split_into_regions(forms, facts, context_type, name, layout) && !collective) {
+        // Interleaved only for a kernel that may get a vector form: splitting again costs build time.
+        const std::string obstacle = collective ? std::string() : vectorization_obstacle(*work_item);
+        if (!obstacle.empty()) debug_log("host kernel " + name + " runs one work-item at a time: " + obstacle);
+        const bool scalar = collective || !obstacle.empty();
+        const StateLayout layout = scalar ? StateLayout::ByWorkItem : StateLayout::Interleaved;
+        if (split_into_regions(forms, facts, context_type, name, layout) && !scalar) {
           vectorize_forms(forms, name);
           // Without a vector form, the regions keep each work-item's values together.
           if (!forms.vector) split_into_regions(forms, facts, context_type, name, StateLayout::ByWorkItem);

@@ -555,12 +555,20 @@ class Widener {
 
 }  // namespace
 
-WorkItemVectorization vectorize_work_item(llvm::Function& work_item, unsigned width) {
-  WorkItemVectorization result;
-  WorkItemDivergence divergence(work_item, *work_item.getArg(kLaneIndexParameter));
+namespace {
+
+struct WidthChoice {
+  unsigned width = 0;    // 0: none
+  std::string obstacle;  // then: why
+};
+
+// The widest width up to `width` at which the work-item's OpenCL vectors stay within
+// kMaxLaneElements and the values it holds at once fit the vector registers.
+WidthChoice choose_width(llvm::Function& work_item, const WorkItemDivergence& divergence, unsigned width) {
+  WidthChoice choice;
   if (!divergence.obstacle().empty()) {
-    result.obstacle = divergence.obstacle();
-    return result;
+    choice.obstacle = divergence.obstacle();
+    return choice;
   }
   unsigned widest = 1;  // elements of the widest OpenCL vector that differs between work-items
   for (llvm::Instruction& instruction : llvm::instructions(work_item)) {
@@ -568,19 +576,39 @@ WorkItemVectorization vectorize_work_item(llvm::Function& work_item, unsigned wi
   }
   while (widest > 1 && width > kMinWidth && width * widest > kMaxLaneElements) width /= 2;
   if (widest > 1 && width * widest > kMaxLaneElements) {
-    result.obstacle = "OpenCL vectors of more than " + std::to_string(kMaxLaneElements / kMinWidth) +
+    choice.obstacle = "OpenCL vectors of more than " + std::to_string(kMaxLaneElements / kMinWidth) +
                       " elements that differ between work-items";
-    return result;
+    return choice;
   }
   const uint64_t own_bytes = peak_varying_bytes(work_item, [&](const llvm::Value* value) { return divergence.varying(value); });
   const uint64_t registers = host_vector_register_bytes();
   while (width > kMinWidth && own_bytes * width > registers) width /= 2;
   if (own_bytes * width > registers) {
-    result.obstacle = "it holds " + std::to_string(own_bytes) + " bytes of its own values at once: " +
+    choice.obstacle = "it holds " + std::to_string(own_bytes) + " bytes of its own values at once: " +
                       std::to_string(width) + " work-items' would not fit the " + std::to_string(registers) +
                       " bytes of vector registers";
+    return choice;
+  }
+  choice.width = width;
+  return choice;
+}
+
+}  // namespace
+
+std::string vectorization_obstacle(llvm::Function& work_item) {
+  const WorkItemDivergence divergence(work_item, *work_item.getArg(kLaneIndexParameter));
+  return choose_width(work_item, divergence, kMinWidth).obstacle;
+}
+
+WorkItemVectorization vectorize_work_item(llvm::Function& work_item, unsigned width) {
+  WorkItemVectorization result;
+  WorkItemDivergence divergence(work_item, *work_item.getArg(kLaneIndexParameter));
+  const WidthChoice choice = choose_width(work_item, divergence, width);
+  if (!choice.width) {
+    result.obstacle = choice.obstacle;
     return result;
   }
+  width = choice.width;
   result.width = width;
   ResumeFunction resume;
   if (!divergence.divergent_branches().empty()) {

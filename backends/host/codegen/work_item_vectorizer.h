@@ -33,6 +33,10 @@ struct WorkItemVectorization {
 // code, and the time to build it, grow with the length of the vectors), and none below
 // kMinWidth.
 WorkItemVectorization vectorize_work_item(llvm::Function& work_item, unsigned width);
+// Why the work-item function could have no vector form at any width, as far as its analysis
+// alone tells (private memory, vectors too long, values too many for the registers); empty
+// when it may have one. Cheap beside vectorize_work_item.
+std::string vectorization_obstacle(llvm::Function& work_item);
 constexpr unsigned kMaxLaneElements = 16;
 constexpr unsigned kMinWidth = 4;  // below that the vector form is not worth its code
 
