@@ -9,6 +9,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
@@ -294,7 +295,8 @@ class Splitter {
     llvm::Value* point = regions_->getArg(kPointParameter);
     b.CreateCondBr(b.CreateICmpEQ(point, b.getInt32(0)), start, check);
     b.SetInsertPoint(check);
-    llvm::Value* own = b.CreateLoad(b.getInt32Ty(), at.stopped_at, "own_stop");
+    llvm::LoadInst* own = b.CreateLoad(b.getInt32Ty(), at.stopped_at, "own_stop");
+    state_accesses_.push_back(own);
     b.CreateCondBr(b.CreateICmpEQ(own, point), choose, elsewhere);
     b.SetInsertPoint(elsewhere);
     b.CreateRet(own);
@@ -315,9 +317,9 @@ class Splitter {
         if (slot.kept == Kept::Recomputed) continue;
         llvm::Value* value = live;
         if (slot.type != value->getType()) value = b.CreateZExt(value, slot.type);
-        b.CreateAlignedStore(value, at.of(b, slot, true), llvm::Align(1));
+        state_accesses_.push_back(b.CreateAlignedStore(value, at.of(b, slot, true), llvm::Align(1)));
       }
-      b.CreateStore(number, at.stopped_at);
+      state_accesses_.push_back(b.CreateStore(number, at.stopped_at));
       b.CreateRet(number);
 
       auto* entry = llvm::BasicBlock::Create(c_, "enter_region" + std::to_string(k + 1), regions_);
@@ -329,7 +331,9 @@ class Splitter {
         if (slot.kept == Kept::Recomputed) {
           value = recompute(*live, b, recomputed);
         } else {
-          value = b.CreateAlignedLoad(slot.type, at.of(b, slot, false), llvm::Align(1), live->getName());
+          llvm::LoadInst* load = b.CreateAlignedLoad(slot.type, at.of(b, slot, false), llvm::Align(1), live->getName());
+          state_accesses_.push_back(load);
+          value = load;
           if (slot.type != live->getType()) value = b.CreateTrunc(value, live->getType());
         }
         definitions[live].emplace_back(entry, value);
@@ -339,12 +343,31 @@ class Splitter {
     }
     for (llvm::ReturnInst* ret : returns_) {
       b.SetInsertPoint(ret);
-      b.CreateStore(b.getInt32(0), at.stopped_at);
+      state_accesses_.push_back(b.CreateStore(b.getInt32(0), at.stopped_at));
       b.CreateRet(b.getInt32(0));
       ret->eraseFromParent();
     }
     reconnect(definitions);
     llvm::removeUnreachableBlocks(*regions_);
+    separate_state_from_other_memory();
+  }
+
+  // Nothing but these accesses touches the region state: scoped alias metadata lets LLVM
+  // keep kernel values in registers across them and drop a store of what was just loaded.
+  void separate_state_from_other_memory() {
+    llvm::MDBuilder md(c_);
+    llvm::MDNode* domain = md.createAnonymousAliasScopeDomain("cucl.region_state");
+    llvm::MDNode* scope = llvm::MDNode::get(c_, {md.createAnonymousAliasScope(domain, "state")});
+    llvm::SmallPtrSet<llvm::Instruction*, 32> state(state_accesses_.begin(), state_accesses_.end());
+    for (llvm::Instruction& instruction : llvm::instructions(*regions_)) {
+      if (!instruction.mayReadOrWriteMemory()) continue;
+      if (state.contains(&instruction)) {
+        instruction.setMetadata(llvm::LLVMContext::MD_alias_scope, scope);
+      } else {
+        instruction.setMetadata(llvm::LLVMContext::MD_noalias,
+                                llvm::MDNode::concatenate(instruction.getMetadata(llvm::LLVMContext::MD_noalias), scope));
+      }
+    }
   }
 
   llvm::Function& work_item_;
@@ -357,6 +380,7 @@ class Splitter {
   std::vector<llvm::CallInst*> barriers_;
   std::vector<Stop> stops_;
   llvm::MapVector<llvm::Instruction*, Slot> slots_;  // one for each value live across a barrier
+  std::vector<llvm::Instruction*> state_accesses_;
   llvm::DenseMap<const llvm::Value*, bool> recomputable_;
   uint64_t item_bytes_ = 0;  // of the values kept per work-item
   uint64_t row_bytes_ = 0;   // of those kept per row, in each of the two row areas
