@@ -182,8 +182,16 @@ class Splitter {
 
   // Splits the copy's blocks at its barriers and lays out what lives across each.
   std::string plan() {
-    const WorkItemDivergence divergence(*regions_, *regions_->getArg(kLaneIndexParameter));
-    const llvm::DenseSet<const llvm::Value*> differ = may_differ_in_row(*regions_, divergence);
+    // Kept once per row only for the vector form, which takes them as scalars. One work-item
+    // at a time, each keeps its own: that trusts no analysis of what the work-items of a row
+    // share (the collective functions' values, which rest on the work-items running in
+    // order, are not what they seem).
+    llvm::DenseSet<const llvm::Value*> differ;
+    if (state_layout_ == StateLayout::Interleaved) {
+      const WorkItemDivergence divergence(*regions_, *regions_->getArg(kLaneIndexParameter));
+      differ = may_differ_in_row(*regions_, divergence);
+    }
+    const bool all_per_item = state_layout_ == StateLayout::ByWorkItem;
     for (llvm::Instruction& instruction : llvm::instructions(*regions_)) {
       auto* call = llvm::dyn_cast<llvm::CallInst>(&instruction);
       if (call && call->getCalledFunction() && call->getCalledFunction()->getName() == kBarrierFunction) barriers_.push_back(call);
@@ -199,7 +207,9 @@ class Splitter {
         if (slots_.count(value)) continue;
         if (!storable(value->getType())) return "a value of a type that cannot be stored lives across a barrier";
         Slot slot;
-        slot.kept = recomputable(*value) ? Kept::Recomputed : differ.contains(value) ? Kept::PerItem : Kept::PerRow;
+        slot.kept = recomputable(*value)                     ? Kept::Recomputed
+                    : all_per_item || differ.contains(value) ? Kept::PerItem
+                                                             : Kept::PerRow;
         slot.type = kept_type(value->getType());
         slot.bytes = layout_.getTypeStoreSize(slot.type).getFixedSize();
         slots_.insert({value, slot});

@@ -46,7 +46,8 @@ struct BarrierRegions {
 // How the values kept per work-item lie: interleaved (each value's array of N, for the vector
 // form, which takes consecutive work-items' values as one vector) or by work-item (each
 // work-item's values together, for a form that runs one work-item at a time, whose values
-// would otherwise each be on a cache line of their own).
+// would otherwise each be on a cache line of their own; it keeps every value per work-item,
+// none per row).
 enum class StateLayout { Interleaved, ByWorkItem };
 
 // Leaves `work_item` as it is; the caller erases whichever it does not use.
