@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "backends/host/codegen/context_layout.h"
 #include "backends/host/codegen/live_values.h"
 #include "backends/host/codegen/work_item_divergence.h"
 #include "backends/host/work_group_abi.h"
@@ -114,11 +115,6 @@ struct StateAddresses {
     return b.CreateInBoundsGEP(b.getInt8Ty(), per_item ? item_slots : storing ? rows_out : rows_in, offset);
   }
 };
-
-llvm::LoadInst* invariant(llvm::LoadInst* load) {
-  load->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(load->getContext(), {}));
-  return load;
-}
 
 class Splitter {
  public:
@@ -265,11 +261,8 @@ class Splitter {
 
   StateAddresses addresses(llvm::IRBuilder<>& b) {
     llvm::Argument* context = regions_->getArg(1);
-    auto local_size = [&](unsigned d) {
-      llvm::Value* indices[] = {b.getInt32(0), b.getInt32(kLocalSize), b.getInt32(d)};
-      return invariant(b.CreateLoad(b.getInt64Ty(), b.CreateInBoundsGEP(context_type_, context, indices)));
-    };
-    llvm::Value* state = invariant(b.CreateLoad(b.getPtrTy(), b.CreateStructGEP(context_type_, context, kRegionState)));
+    auto local_size = [&](unsigned d) { return load_context_element(b, context_type_, context, kLocalSize, d); };
+    llvm::Value* state = load_context_field(b, context_type_, context, kRegionState, b.getPtrTy());
     llvm::Value* width = local_size(0);
     llvm::Value* height = local_size(1);
     StateAddresses at{};

@@ -8,6 +8,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 
+#include "backends/host/codegen/context_layout.h"
 #include "backends/host/work_group_abi.h"
 
 namespace cucl::backend::host {
@@ -95,9 +96,8 @@ uint64_t lower_local_variables(llvm::Function& work_item, llvm::StructType* cont
   if (locals.empty()) return 0;
 
   llvm::IRBuilder<> b(&*work_item.getEntryBlock().getFirstInsertionPt());
-  llvm::LoadInst* arena = b.CreateLoad(b.getPtrTy(), b.CreateStructGEP(context_type, work_item.getArg(1), kLocalMemory));
-  // The same for the whole group: computed again after a barrier rather than kept (barrier_regions.h).
-  arena->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(module.getContext(), {}));
+  // Invariant: computed again after a barrier rather than kept (barrier_regions.h).
+  llvm::Value* arena = load_context_field(b, context_type, work_item.getArg(1), kLocalMemory, b.getPtrTy());
   llvm::DenseMap<llvm::GlobalVariable*, llvm::Value*> addresses;
   uint64_t offset = 0;
   for (llvm::GlobalVariable* global : locals) {

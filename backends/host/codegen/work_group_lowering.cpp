@@ -51,18 +51,14 @@ llvm::Function* make_work_item_function(llvm::Function& kernel) {
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(c, "entry", function));
   // Argument values never change during a launch: invariant loads let LLVM hoist them out
   // of the work-item loops even past stores to buffers.
-  llvm::MDNode* invariant = llvm::MDNode::get(c, {});
   std::vector<llvm::Value*> values;
   for (llvm::Argument& param : kernel.args()) {
-    llvm::LoadInst* slot = b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_64(ptr, function->getArg(0), param.getArgNo()));
-    slot->setMetadata(llvm::LLVMContext::MD_invariant_load, invariant);
+    llvm::LoadInst* slot =
+        mark_invariant(b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_64(ptr, function->getArg(0), param.getArgNo())));
     if (param.hasByValAttr()) {
       values.push_back(slot);  // the call's byval copies it, so each work-item has its own
     } else {
-      llvm::LoadInst* value = b.CreateLoad(param.getType(), slot);
-      value->setAlignment(llvm::Align(1));
-      value->setMetadata(llvm::LLVMContext::MD_invariant_load, invariant);
-      values.push_back(value);
+      values.push_back(mark_invariant(b.CreateAlignedLoad(param.getType(), slot, llvm::Align(1))));
     }
   }
   llvm::CallInst* call = b.CreateCall(&kernel, values);
@@ -98,6 +94,11 @@ struct WorkItemForms {
   llvm::Function* original = nullptr;  // then: the work-item function they were split from
 };
 
+// *stopped = max(*stopped, barrier): the barrier a row's or a group's work-items stopped at.
+void keep_largest(llvm::IRBuilder<>& b, llvm::Value* stopped, llvm::Value* barrier) {
+  b.CreateStore(b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, b.CreateLoad(b.getInt32Ty(), stopped), barrier), stopped);
+}
+
 // for x from `first` while x < `end`, by `step`: call `function` for (x, y, z, extra...);
 // where it returns a barrier number, keep the largest in `stopped`. Leaves `b` after it.
 void emit_item_loop(llvm::IRBuilder<>& b, llvm::Function* function, llvm::Value* first, llvm::Value* end, unsigned step,
@@ -115,10 +116,7 @@ void emit_item_loop(llvm::IRBuilder<>& b, llvm::Function* function, llvm::Value*
   call_arguments.insert(call_arguments.begin() + 2, x);
   llvm::CallInst* call = b.CreateCall(function, call_arguments);
   call->setCallingConv(llvm::CallingConv::C);
-  if (stopped) {
-    llvm::Value* largest = b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, b.CreateLoad(b.getInt32Ty(), stopped), call);
-    b.CreateStore(largest, stopped);
-  }
+  if (stopped) keep_largest(b, stopped, call);
   llvm::Value* next = b.CreateAdd(x, b.getInt64(step), "", /*HasNUW=*/true, /*HasNSW=*/true);
   x->addIncoming(next, loop);
   llvm::BranchInst* back = b.CreateCondBr(b.CreateICmpULT(next, end), loop, done);
@@ -139,8 +137,7 @@ void take_loop_function_attributes(llvm::Function& function, const llvm::Functio
 }
 
 llvm::Value* local_size(llvm::IRBuilder<>& b, llvm::StructType* context_type, llvm::Value* context, unsigned d) {
-  return b.CreateLoad(b.getInt64Ty(),
-                      b.CreateInBoundsGEP(context_type, context, {b.getInt32(0), b.getInt32(kLocalSize), b.getInt32(d)}));
+  return load_context_element(b, context_type, context, kLocalSize, d);
 }
 
 // void <kernel>.cucl_row(ptr args, ptr context, i64 y, i64 z): the work-items of one row,
@@ -240,7 +237,7 @@ void make_work_group_function(const WorkItemForms& forms, llvm::StructType* cont
   if (forms.regions) arguments.insert(arguments.end(), {point, round});
   llvm::CallInst* call = b.CreateCall(row, arguments);
   call->setCallingConv(llvm::CallingConv::C);
-  if (stopped) b.CreateStore(b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, b.CreateLoad(i32, stopped), call), stopped);
+  if (stopped) keep_largest(b, stopped, call);
   for (unsigned d = 1; d <= 2; ++d) {
     llvm::Value* next = b.CreateAdd(index[d], b.getInt64(1), "", /*HasNUW=*/true, /*HasNSW=*/true);
     index[d]->addIncoming(next, b.GetInsertBlock());
@@ -414,10 +411,7 @@ std::string lower_work_groups(llvm::Module& module, bool vectorize) {
     std::string error;
     auto printf_buffer = [&](llvm::Instruction& call) -> llvm::Value* {
       llvm::IRBuilder<> b(&call);
-      llvm::LoadInst* buffer =
-          b.CreateLoad(b.getPtrTy(), b.CreateStructGEP(context_type, work_item->getArg(1), kPrintfBuffer));
-      buffer->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(call.getContext(), {}));
-      return buffer;
+      return load_context_field(b, context_type, work_item->getArg(1), kPrintfBuffer, b.getPtrTy());
     };
     KernelFacts facts;
     facts.uses_printf = lower_printf(*work_item, printf_buffer, printf_sites, error);

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "backends/codegen/work_item_functions.h"
+#include "backends/host/codegen/context_layout.h"
 #include "backends/host/work_group_abi.h"
 
 namespace cucl::backend::host {
@@ -29,7 +30,7 @@ class Lowering {
       return address_space_query(builtin, b, call);
     }
     if (builtin == WorkItemBuiltin::WorkDim) {
-      return invariant(b.CreateLoad(b.getInt32Ty(), b.CreateStructGEP(context_type_, context(), kWorkDim)));
+      return load_context_field(b, context_type_, context(), kWorkDim, b.getInt32Ty());
     }
     llvm::Value* dim = b.CreateZExt(call.getArgOperand(0), i64_);
     switch (builtin) {
@@ -87,7 +88,7 @@ class Lowering {
     llvm::Value* address = b.CreatePtrToInt(call.getArgOperand(0), i64_);
     auto field_address = [&](unsigned field) {
       llvm::Type* type = field == kLocalMemoryBytes ? i64_ : static_cast<llvm::Type*>(b.getPtrTy());
-      llvm::Value* value = invariant(b.CreateLoad(type, b.CreateStructGEP(context_type_, context(), field)));
+      llvm::Value* value = load_context_field(b, context_type_, context(), field, type);
       return type == i64_ ? value : b.CreatePtrToInt(value, i64_);
     };
     auto within = [&](llvm::Value* low, llvm::Value* high) {
@@ -108,24 +109,17 @@ class Lowering {
     return b.CreateSelect(keep, cast, llvm::ConstantPointerNull::get(result_type));
   }
 
-  // The context of a work-group never changes while its work-items run.
-  static llvm::LoadInst* invariant(llvm::LoadInst* load) {
-    load->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(load->getContext(), {}));
-    return load;
-  }
-
   // context->field[dim] for dim < 3, else `otherwise` (the specification's answer for
   // dimensions past the third).
   llvm::Value* field(llvm::IRBuilder<>& b, unsigned field, llvm::Value* dim, uint64_t otherwise) {
     if (auto* constant = llvm::dyn_cast<llvm::ConstantInt>(dim)) {
       if (constant->getZExtValue() >= 3) return b.getInt64(otherwise);
-      llvm::Value* indices[] = {b.getInt32(0), b.getInt32(field), b.getInt32(static_cast<uint32_t>(constant->getZExtValue()))};
-      return invariant(b.CreateLoad(i64_, b.CreateInBoundsGEP(context_type_, context(), indices)));
+      return load_context_element(b, context_type_, context(), field, static_cast<unsigned>(constant->getZExtValue()));
     }
     llvm::Value* in_range = b.CreateICmpULT(dim, b.getInt64(3));
     llvm::Value* clamped = b.CreateSelect(in_range, dim, b.getInt64(0));
     llvm::Value* address = b.CreateInBoundsGEP(context_type_, context(), {b.getInt32(0), b.getInt32(field), clamped});
-    return b.CreateSelect(in_range, invariant(b.CreateLoad(i64_, address)), b.getInt64(otherwise));
+    return b.CreateSelect(in_range, mark_invariant(b.CreateLoad(i64_, address)), b.getInt64(otherwise));
   }
 
   llvm::Value* local_id(llvm::IRBuilder<>& b, llvm::Value* dim) {
