@@ -14,15 +14,17 @@ namespace cucl::backend::host {
 namespace {
 
 using LiveSet = llvm::DenseSet<const llvm::Value*>;
+using Tracked = std::function<bool(const llvm::Value*)>;
+using BytesOf = std::function<uint64_t(const llvm::Value*)>;
 
-// The values a block needs from before it: its operands not defined in it, and what its
-// successors need that it does not define. Phis need their incoming values at the end of
-// the block they come from.
-void add_uses_before(const llvm::Instruction& instruction, const std::function<bool(const llvm::Value*)>& tracked,
-                     LiveSet& live) {
+// Steps `live` from just after `instruction` to just before it; `bytes` follows the set's
+// size. A phi's incoming values are live at the end of the blocks they come from, not here.
+void step_back(const llvm::Instruction& instruction, const Tracked& tracked, const BytesOf& bytes_of, LiveSet& live,
+               uint64_t& bytes) {
+  if (live.erase(&instruction)) bytes -= bytes_of(&instruction);
   if (llvm::isa<llvm::PHINode>(instruction)) return;
   for (const llvm::Value* operand : instruction.operand_values()) {
-    if (tracked(operand)) live.insert(operand);
+    if (tracked(operand) && live.insert(operand).second) bytes += bytes_of(operand);
   }
 }
 
@@ -30,13 +32,18 @@ void add_uses_before(const llvm::Instruction& instruction, const std::function<b
 
 uint64_t peak_varying_bytes(const llvm::Function& function, const std::function<bool(const llvm::Value*)>& varying) {
   const llvm::DataLayout& layout = function.getParent()->getDataLayout();
-  auto tracked = [&](const llvm::Value* value) {
+  const Tracked tracked = [&](const llvm::Value* value) {
     return llvm::isa<llvm::Instruction, llvm::Argument>(value) && varying(value) && value->getType()->isSized();
   };
-  auto bytes_of = [&](const llvm::Value* value) {
+  const BytesOf bytes_of = [&](const llvm::Value* value) {
     return std::max<uint64_t>(1, layout.getTypeStoreSize(value->getType()).getFixedSize());
   };
-  // Live-out sets by iteration to a fixed point, over the blocks in reverse.
+  auto total = [&](const LiveSet& live) {
+    uint64_t bytes = 0;
+    for (const llvm::Value* value : live) bytes += bytes_of(value);
+    return bytes;
+  };
+  // Live-out sets by iteration to a fixed point (the sets only grow), over the blocks in reverse.
   llvm::DenseMap<const llvm::BasicBlock*, LiveSet> live_in, live_out;
   for (bool changed = true; changed;) {
     changed = false;
@@ -50,10 +57,8 @@ uint64_t peak_varying_bytes(const llvm::Function& function, const std::function<
         }
       }
       LiveSet in = out;
-      for (const llvm::Instruction& instruction : llvm::reverse(block)) {
-        in.erase(&instruction);
-        add_uses_before(instruction, tracked, in);
-      }
+      uint64_t unused = total(in);
+      for (const llvm::Instruction& instruction : llvm::reverse(block)) step_back(instruction, tracked, bytes_of, in, unused);
       if (in.size() != live_in[&block].size()) {
         live_in[&block] = std::move(in);
         changed = true;
@@ -64,15 +69,10 @@ uint64_t peak_varying_bytes(const llvm::Function& function, const std::function<
   uint64_t peak = 0;
   for (const llvm::BasicBlock& block : function) {
     LiveSet live = live_out[&block];
-    uint64_t bytes = 0;
-    for (const llvm::Value* value : live) bytes += bytes_of(value);
+    uint64_t bytes = total(live);
     peak = std::max(peak, bytes);
     for (const llvm::Instruction& instruction : llvm::reverse(block)) {
-      if (live.erase(&instruction)) bytes -= bytes_of(&instruction);
-      if (llvm::isa<llvm::PHINode>(instruction)) continue;
-      for (const llvm::Value* operand : instruction.operand_values()) {
-        if (tracked(operand) && live.insert(operand).second) bytes += bytes_of(operand);
-      }
+      step_back(instruction, tracked, bytes_of, live, bytes);
       peak = std::max(peak, bytes);
     }
   }
