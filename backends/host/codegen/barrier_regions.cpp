@@ -13,7 +13,6 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
-#include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
 
 #include <algorithm>
@@ -157,23 +156,9 @@ class Splitter {
 
  private:
   void make_copy() {
-    std::vector<llvm::Type*> parameters(work_item_.getFunctionType()->param_begin(), work_item_.getFunctionType()->param_end());
-    parameters.push_back(llvm::Type::getInt32Ty(c_));  // point
-    parameters.push_back(llvm::Type::getInt32Ty(c_));  // round
-    auto* type = llvm::FunctionType::get(llvm::Type::getInt32Ty(c_), parameters, false);
-    regions_ = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage, work_item_.getName() + ".regions",
-                                      work_item_.getParent());
+    llvm::Type* i32 = llvm::Type::getInt32Ty(c_);
     llvm::ValueToValueMapTy map;
-    for (unsigned i = 0; i < work_item_.arg_size(); ++i) {
-      map[work_item_.getArg(i)] = regions_->getArg(i);
-      regions_->getArg(i)->setName(work_item_.getArg(i)->getName());
-    }
-    regions_->getArg(kPointParameter)->setName("point");
-    regions_->getArg(kRoundParameter)->setName("round");
-    llvm::SmallVector<llvm::ReturnInst*, 4> returns;
-    llvm::CloneFunctionInto(regions_, &work_item_, map, llvm::CloneFunctionChangeType::LocalChangesOnly, returns);
-    regions_->setLinkage(llvm::GlobalValue::InternalLinkage);
-    returns_.assign(returns.begin(), returns.end());
+    regions_ = copy_with_parameters(work_item_, ".regions", i32, {{i32, "point"}, {i32, "round"}}, map, returns_);
   }
 
   // Splits the copy's blocks at its barriers and lays out what lives across each.

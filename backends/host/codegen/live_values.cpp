@@ -6,6 +6,7 @@
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/SSAUpdater.h>
 
 namespace cucl::backend::host {
@@ -59,6 +60,26 @@ llvm::Type* kept_type(llvm::Type* type) {
   llvm::Type* byte = llvm::Type::getInt8Ty(type->getContext());
   if (auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(type)) return llvm::FixedVectorType::get(byte, vector->getNumElements());
   return byte;
+}
+
+llvm::Function* copy_with_parameters(llvm::Function& work_item, const std::string& suffix, llvm::Type* result,
+                                     const std::vector<std::pair<llvm::Type*, const char*>>& extra,
+                                     llvm::ValueToValueMapTy& map, std::vector<llvm::ReturnInst*>& returns) {
+  std::vector<llvm::Type*> parameters(work_item.getFunctionType()->param_begin(), work_item.getFunctionType()->param_end());
+  for (const auto& [type, name] : extra) parameters.push_back(type);
+  llvm::Function* copy = llvm::Function::Create(llvm::FunctionType::get(result, parameters, false),
+                                                llvm::GlobalValue::InternalLinkage, work_item.getName() + suffix,
+                                                work_item.getParent());
+  for (unsigned i = 0; i < work_item.arg_size(); ++i) {
+    map[work_item.getArg(i)] = copy->getArg(i);
+    copy->getArg(i)->setName(work_item.getArg(i)->getName());
+  }
+  for (unsigned i = 0; i < extra.size(); ++i) copy->getArg(work_item.arg_size() + i)->setName(extra[i].second);
+  llvm::SmallVector<llvm::ReturnInst*, 4> cloned_returns;
+  llvm::CloneFunctionInto(copy, &work_item, map, llvm::CloneFunctionChangeType::LocalChangesOnly, cloned_returns);
+  copy->setLinkage(llvm::GlobalValue::InternalLinkage);
+  returns.assign(cloned_returns.begin(), cloned_returns.end());
+  return copy;
 }
 
 void reconnect(const SecondDefinitions& definitions) {

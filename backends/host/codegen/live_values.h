@@ -5,14 +5,18 @@
 #pragma once
 
 #include <llvm/ADT/MapVector.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
 
+#include <string>
 #include <utility>
 #include <vector>
 
 namespace llvm {
 class BasicBlock;
 class DominatorTree;
+class Function;
 class Instruction;
+class ReturnInst;
 class Type;
 class Value;
 }  // namespace llvm
@@ -28,6 +32,14 @@ bool storable(const llvm::Type* type);
 
 // How a value of `type` is kept: the same, with booleans widened to bytes.
 llvm::Type* kept_type(llvm::Type* type);
+
+// An internal copy of `work_item` named <work-item><suffix> that returns `result` and takes
+// the parameters `extra` (type and name) after its own. `map` takes each of the work-item's
+// values to the copy's; the copy's returns go to `returns` (they still return what the
+// work-item did: the caller rewrites them where `result` differs).
+llvm::Function* copy_with_parameters(llvm::Function& work_item, const std::string& suffix, llvm::Type* result,
+                                     const std::vector<std::pair<llvm::Type*, const char*>>& extra,
+                                     llvm::ValueToValueMapTy& map, std::vector<llvm::ReturnInst*>& returns);
 
 // For each value, the blocks where it is defined a second time and that definition. Every
 // use of the value then takes whichever definition reaches it (through new phis).

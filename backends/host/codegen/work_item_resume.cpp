@@ -5,7 +5,6 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
-#include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
 
 #include "backends/host/codegen/live_values.h"
@@ -37,25 +36,13 @@ ResumeFunction make_resume_function(llvm::Function& work_item, const std::vector
     result.points.push_back(std::move(point));
   }
 
-  std::vector<llvm::Type*> parameters(work_item.getFunctionType()->param_begin(), work_item.getFunctionType()->param_end());
-  const unsigned point_parameter = static_cast<unsigned>(parameters.size());
-  parameters.push_back(llvm::Type::getInt32Ty(c));
-  parameters.push_back(llvm::PointerType::get(c, 0));
-  parameters.push_back(llvm::Type::getInt64Ty(c));
-  llvm::Function* resume =
-      llvm::Function::Create(llvm::FunctionType::get(work_item.getReturnType(), parameters, false),
-                             llvm::GlobalValue::InternalLinkage, work_item.getName() + ".resume", work_item.getParent());
+  const unsigned point_parameter = static_cast<unsigned>(work_item.arg_size());
   llvm::ValueToValueMapTy map;
-  for (unsigned i = 0; i < work_item.arg_size(); ++i) {
-    map[work_item.getArg(i)] = resume->getArg(i);
-    resume->getArg(i)->setName(work_item.getArg(i)->getName());
-  }
-  resume->getArg(point_parameter)->setName("point");
-  resume->getArg(point_parameter + 1)->setName("state");
-  resume->getArg(point_parameter + 2)->setName("lane");
-  llvm::SmallVector<llvm::ReturnInst*, 4> returns;
-  llvm::CloneFunctionInto(resume, &work_item, map, llvm::CloneFunctionChangeType::LocalChangesOnly, returns);
-  resume->setLinkage(llvm::GlobalValue::InternalLinkage);
+  std::vector<llvm::ReturnInst*> returns;
+  llvm::Function* resume = copy_with_parameters(
+      work_item, ".resume", work_item.getReturnType(),
+      {{llvm::Type::getInt32Ty(c), "point"}, {llvm::PointerType::get(c, 0), "state"}, {llvm::Type::getInt64Ty(c), "lane"}},
+      map, returns);
   resume->removeFnAttr(llvm::Attribute::AlwaysInline);
   resume->addFnAttr(llvm::Attribute::NoInline);  // called once per lane, on the slow path
 
