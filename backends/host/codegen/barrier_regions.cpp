@@ -37,7 +37,6 @@ constexpr unsigned kRoundParameter = 6;
 llvm::DenseSet<const llvm::Value*> may_differ_in_row(llvm::Function& function, const WorkItemDivergence& divergence) {
   const llvm::PostDominatorTree post_dominators(function);
   llvm::DenseSet<const llvm::Value*> differ;
-  std::vector<const llvm::Value*> work;
   for (llvm::Instruction& instruction : llvm::instructions(function)) {
     if (divergence.varying(&instruction)) differ.insert(&instruction);
   }
@@ -59,14 +58,7 @@ llvm::DenseSet<const llvm::Value*> may_differ_in_row(llvm::Function& function, c
       for (llvm::PHINode& phi : meeting->phis()) differ.insert(&phi);
     }
   }
-  work.assign(differ.begin(), differ.end());
-  while (!work.empty()) {
-    const llvm::Value* value = work.back();
-    work.pop_back();
-    for (const llvm::User* user : value->users()) {
-      if (!user->getType()->isVoidTy() && differ.insert(user).second) work.push_back(user);
-    }
-  }
+  spread_to_users(differ);
   return differ;
 }
 

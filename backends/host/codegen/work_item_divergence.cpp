@@ -45,7 +45,7 @@ WorkItemDivergence::WorkItemDivergence(llvm::Function& work_item, const llvm::Ar
   for (llvm::Instruction& instruction : llvm::instructions(work_item)) {
     if (per_lane(instruction) && !instruction.getType()->isVoidTy()) varying_.insert(&instruction);
   }
-  spread();
+  spread_to_users(varying_);
   find_obstacles(work_item);
 }
 
@@ -61,14 +61,14 @@ bool WorkItemDivergence::per_lane(const llvm::Instruction& instruction) {
   return call->mayHaveSideEffects();
 }
 
-void WorkItemDivergence::spread() {
-  std::vector<const llvm::Value*> work(varying_.begin(), varying_.end());
+void spread_to_users(llvm::DenseSet<const llvm::Value*>& values) {
+  std::vector<const llvm::Value*> work(values.begin(), values.end());
   while (!work.empty()) {
     const llvm::Value* value = work.back();
     work.pop_back();
     for (const llvm::User* user : value->users()) {
       if (user->getType()->isVoidTy()) continue;  // stores and branches: no value of their own
-      if (varying_.insert(user).second) work.push_back(user);
+      if (values.insert(user).second) work.push_back(user);
     }
   }
 }

@@ -22,6 +22,10 @@ class Value;
 
 namespace cucl::backend::host {
 
+// Adds to `values` every value computed from one of them (all users but those without a
+// value of their own: stores, branches).
+void spread_to_users(llvm::DenseSet<const llvm::Value*>& values);
+
 // How a varying integer or pointer steps from one work-item (lane) to the next.
 struct LaneStride {
   bool affine = false;  // lane l holds lane 0's value + step * l
@@ -47,7 +51,6 @@ class WorkItemDivergence {
   const std::vector<const llvm::BasicBlock*>& divergent_branches() const { return divergent_branches_; }
 
  private:
-  void spread();
   void find_obstacles(llvm::Function& work_item);
   LaneStride compute_stride(const llvm::Value* value);
 
