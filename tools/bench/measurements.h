@@ -38,6 +38,9 @@ enum Row : std::size_t {
   kKernelCopy,
   kComputeFp32,
   kComputeHalf,
+  kChainFloat,
+  kChainUint,
+  kChainDouble,
   kAtomicAddInt,
   kAtomicAddFloat,
   kIntegerLoop,
@@ -145,6 +148,9 @@ Kernel create_kernel(cl_program program, const char* name);
 Cell measure_sgemm(const Session& session, const Settings& settings);
 // The two-barrier local-memory tree reduction row (tree_reduction_measurement.cpp).
 Cell measure_tree_reduction(const Session& session, const Settings& settings);
+// The dependent-chain rows (chain_measurement.cpp): a loop of multiply-adds in each work-item,
+// in float, uint and double. `out` is a buffer of at least `bytes`.
+void measure_chains(const Session& session, cl_mem out, std::size_t bytes, const Settings& settings, Cells& cells);
 
 // The half-precision multiply-add row (half_measurement.cpp): the fp32 row's chains in half8,
 // on devices with cl_khr_fp16 (a note elsewhere). `out` is a buffer of at least `bytes`.

@@ -16,8 +16,8 @@
 namespace cucl::backend::host {
 namespace {
 
-// The components of the vector that the chain of insertelements ending at `last` builds
-// from nothing, each inserted once at a constant position; empty when it is not one.
+// The components of the vector that the chain of insertelements ending at `last` builds,
+// each inserted at a constant position; empty when some component is not inserted.
 std::vector<llvm::Value*> inserted_components(llvm::InsertElementInst& last) {
   auto* type = llvm::dyn_cast<llvm::FixedVectorType>(last.getType());
   if (!type) return {};
@@ -30,38 +30,16 @@ std::vector<llvm::Value*> inserted_components(llvm::InsertElementInst& last) {
     if (!slot) slot = insert->getOperand(1);  // a later insert at the same place wins
     link = insert->getOperand(0);
   }
-  if (!llvm::isa<llvm::UndefValue>(link)) return {};  // poison or undef
+  // Whatever the chain starts from (poison, or the vector's last value when code assigns
+  // to each of its components in turn), the chain replaces all of it or is not one.
   for (llvm::Value* component : components) {
     if (!component) return {};
   }
   return components;
 }
 
-// What operand `i` of component k's operation is in vector terms: a vector V whose component k
-// it is (extractelement V, k), or a scalar every component shares.
-struct Source {
-  llvm::Value* vector = nullptr;
-  llvm::Value* scalar = nullptr;
-};
-
-std::optional<Source> source_of(const std::vector<llvm::Instruction*>& operations, unsigned i, llvm::Type* vector_type) {
-  llvm::Value* first = operations[0]->getOperand(i);
-  if (llvm::all_of(operations, [&](llvm::Instruction* op) { return op->getOperand(i) == first; })) {
-    return Source{nullptr, first};
-  }
-  Source source;
-  for (unsigned k = 0; k < operations.size(); ++k) {
-    auto* extract = llvm::dyn_cast<llvm::ExtractElementInst>(operations[k]->getOperand(i));
-    auto* index = extract ? llvm::dyn_cast<llvm::ConstantInt>(extract->getIndexOperand()) : nullptr;
-    if (!index || index->getZExtValue() != k || extract->getVectorOperandType() != vector_type) return std::nullopt;
-    if (k == 0) source.vector = extract->getVectorOperand();
-    if (extract->getVectorOperand() != source.vector) return std::nullopt;
-  }
-  return source;
-}
-
-// The same operation, of the same kind, in every component: a binary or unary operator, a
-// compare, a select or a call of one intrinsic that has a vector form.
+// The same operation, of the same kind, in every component: a binary or unary operator, or
+// a call of one intrinsic that has a vector form; each used once (by the component's chain).
 bool same_operation(const std::vector<llvm::Instruction*>& operations) {
   llvm::Instruction* first = operations[0];
   if (auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(first)) {
@@ -80,34 +58,72 @@ bool same_operation(const std::vector<llvm::Instruction*>& operations) {
   });
 }
 
-llvm::Value* rejoined(llvm::InsertElementInst& last) {
-  const std::vector<llvm::Value*> components = inserted_components(last);
-  if (components.size() < 2) return nullptr;
+// How the vector whose component k is parts[k] is made from vectors and scalars already
+// there: one of them (component k of `vector` is parts[k]), a scalar every component shares,
+// or the same operation of the vectors of each operand's parts (the operation in every
+// component, each used only there).
+struct Plan {
+  llvm::Value* vector = nullptr;
+  llvm::Value* shared = nullptr;
+  std::vector<llvm::Instruction*> operations;  // one per component
+  std::vector<Plan> operands;
+};
+
+// Operations joined below a chain's components: a loop unrolled twice computes component k
+// of a mad from component k of the last one, with no vector between them.
+constexpr unsigned kMaxDepth = 8;
+
+llvm::Value* extracted_from(const std::vector<llvm::Value*>& parts) {
+  llvm::Value* vector = nullptr;
+  for (unsigned k = 0; k < parts.size(); ++k) {
+    auto* extract = llvm::dyn_cast<llvm::ExtractElementInst>(parts[k]);
+    auto* index = extract ? llvm::dyn_cast<llvm::ConstantInt>(extract->getIndexOperand()) : nullptr;
+    if (!index || index->getZExtValue() != k || llvm::cast<llvm::FixedVectorType>(extract->getVectorOperandType())->getNumElements() != parts.size()) {
+      return nullptr;
+    }
+    if (k == 0) vector = extract->getVectorOperand();
+    if (extract->getVectorOperand() != vector) return nullptr;
+  }
+  return vector;
+}
+
+std::optional<Plan> plan_for(const std::vector<llvm::Value*>& parts, unsigned depth) {
+  Plan plan;
+  if (llvm::all_of(parts, [&](llvm::Value* part) { return part == parts[0]; })) {
+    plan.shared = parts[0];
+    return plan;
+  }
+  if ((plan.vector = extracted_from(parts))) return plan;
   std::vector<llvm::Instruction*> operations;
-  for (llvm::Value* component : components) {
-    auto* operation = llvm::dyn_cast<llvm::Instruction>(component);
-    if (!operation) return nullptr;
+  for (llvm::Value* part : parts) {
+    auto* operation = llvm::dyn_cast<llvm::Instruction>(part);
+    if (!operation) return std::nullopt;
     operations.push_back(operation);
   }
-  if (!same_operation(operations)) return nullptr;
-  auto* type = llvm::cast<llvm::FixedVectorType>(last.getType());
+  if (depth == 0 || !same_operation(operations)) return std::nullopt;
   llvm::Instruction* first = operations[0];
   const unsigned count = llvm::isa<llvm::CallInst>(first) ? llvm::cast<llvm::CallInst>(first)->arg_size() : first->getNumOperands();
-  std::vector<Source> sources;
   for (unsigned i = 0; i < count; ++i) {
-    auto* operand_type = llvm::FixedVectorType::get(first->getOperand(i)->getType(), type->getNumElements());
-    std::optional<Source> source = source_of(operations, i, operand_type);
-    if (!source) return nullptr;
-    sources.push_back(*source);
+    std::vector<llvm::Value*> column;
+    for (llvm::Instruction* operation : operations) column.push_back(operation->getOperand(i));
+    std::optional<Plan> operand = plan_for(column, depth - 1);
+    if (!operand) return std::nullopt;
+    plan.operands.push_back(std::move(*operand));
   }
-  llvm::IRBuilder<> b(&last);
+  plan.operations = std::move(operations);
+  return plan;
+}
+
+llvm::Value* emit(const Plan& plan, unsigned n, llvm::IRBuilder<>& b) {
+  if (plan.vector) return plan.vector;
+  if (plan.shared) return b.CreateVectorSplat(n, plan.shared);
   std::vector<llvm::Value*> operands;
-  for (const Source& source : sources) {
-    operands.push_back(source.vector ? source.vector : b.CreateVectorSplat(type->getNumElements(), source.scalar));
-  }
+  for (const Plan& operand : plan.operands) operands.push_back(emit(operand, n, b));
+  llvm::Instruction* first = plan.operations[0];
   llvm::Value* result = nullptr;
   if (auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(first)) {
-    llvm::Function* declaration = llvm::Intrinsic::getDeclaration(last.getModule(), call->getIntrinsicID(), {type});
+    auto* type = llvm::FixedVectorType::get(first->getType(), n);
+    llvm::Function* declaration = llvm::Intrinsic::getDeclaration(first->getModule(), call->getIntrinsicID(), {type});
     result = b.CreateCall(declaration, operands);
   } else if (auto* binary = llvm::dyn_cast<llvm::BinaryOperator>(first)) {
     result = b.CreateBinOp(binary->getOpcode(), operands[0], operands[1]);
@@ -116,9 +132,18 @@ llvm::Value* rejoined(llvm::InsertElementInst& last) {
   }
   if (auto* made = llvm::dyn_cast<llvm::Instruction>(result)) {
     made->copyIRFlags(first);
-    for (llvm::Instruction* operation : operations) made->andIRFlags(operation);
+    for (llvm::Instruction* operation : plan.operations) made->andIRFlags(operation);
   }
   return result;
+}
+
+llvm::Value* rejoined(llvm::InsertElementInst& last) {
+  const std::vector<llvm::Value*> components = inserted_components(last);
+  if (components.size() < 2) return nullptr;
+  std::optional<Plan> plan = plan_for(components, kMaxDepth);
+  if (!plan || plan->operations.empty()) return nullptr;  // a chain of extracts or one value is no computation
+  llvm::IRBuilder<> b(&last);
+  return emit(*plan, static_cast<unsigned>(components.size()), b);
 }
 
 }  // namespace
