@@ -4,19 +4,20 @@
 // from chains that overwrite a vector's last value; what is not one stays as it was.
 #include <gtest/gtest.h>
 
-#include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
-#include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <memory>
 #include <string>
 
 #include "backends/host/codegen/component_rejoining.h"
+#include "tests/support/llvm_ir_text.h"
 
 namespace {
+
+using cucl::test::occurrences;
 
 // `f(<4 x float> %a, <4 x float> %b, <4 x float> %c, float %s)` with `body`, rejoined.
 class Rejoined {
@@ -24,15 +25,8 @@ class Rejoined {
   explicit Rejoined(const std::string& body) {
     const std::string text = "define <4 x float> @f(<4 x float> %a, <4 x float> %b, <4 x float> %c, float %s) {\n" + body +
                              "}\ndeclare float @llvm.fmuladd.f32(float, float, float)\n";
-    llvm::SMDiagnostic error;
-    module_ = llvm::parseAssemblyString(text, error, context_);
-    if (!module_) {
-      std::string message;
-      llvm::raw_string_ostream stream(message);
-      error.print("test", stream);
-      ADD_FAILURE() << message;
-      return;
-    }
+    module_ = cucl::test::parse_ir(text, context_);
+    if (!module_) return;
     changed_ = cucl::backend::host::rejoin_component_operations(*module_->getFunction("f"));
     std::string problems;
     llvm::raw_string_ostream stream(problems);
@@ -52,12 +46,6 @@ class Rejoined {
   std::unique_ptr<llvm::Module> module_;
   bool changed_ = false;
 };
-
-size_t occurrences(const std::string& text, const std::string& what) {
-  size_t count = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++count;
-  return count;
-}
 
 // mad(a, s, c) then mad(b, s, that), component by component.
 std::string two_mads(const char* start) {

@@ -5,18 +5,19 @@
 // against references in tests/test_host_vectorization.cpp.
 #include <gtest/gtest.h>
 
-#include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
-#include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <memory>
 #include <string>
 
 #include "backends/host/codegen/work_item_vectorizer.h"
+#include "tests/support/llvm_ir_text.h"
 
 namespace {
+
+using cucl::test::occurrences;
 
 using cucl::backend::host::vectorize_work_item;
 using cucl::backend::host::WorkItemVectorization;
@@ -29,15 +30,8 @@ class Vectorized {
   explicit Vectorized(const std::string& body) {
     const std::string text = "define void @wi(ptr noalias %args, ptr noalias %context, i64 %x, i64 %y, i64 %z) {\n" +
                              body + "}\n" + "declare float @llvm.fmuladd.f32(float, float, float)\n";
-    llvm::SMDiagnostic error;
-    module_ = llvm::parseAssemblyString(text, error, context_);
-    if (!module_) {
-      std::string message;
-      llvm::raw_string_ostream stream(message);
-      error.print("test", stream);
-      ADD_FAILURE() << message;
-      return;
-    }
+    module_ = cucl::test::parse_ir(text, context_);
+    if (!module_) return;
     result_ = vectorize_work_item(*module_->getFunction("wi"), kWidth);
   }
 
@@ -56,12 +50,6 @@ class Vectorized {
   std::unique_ptr<llvm::Module> module_;
   WorkItemVectorization result_;
 };
-
-size_t occurrences(const std::string& text, const std::string& what) {
-  size_t count = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++count;
-  return count;
-}
 
 TEST(HostVectorizer, ConsecutiveAccessesAreVectorLoadsAndStores) {
   Vectorized v(R"(
