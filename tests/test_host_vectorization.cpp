@@ -18,13 +18,20 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <iterator>
+#include <memory>
+#include <new>
 #include <numeric>
 #include <random>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "support/builtin_reference.h"
 #include "support/range_checks.h"
@@ -266,6 +273,145 @@ TEST_P(HostVectorization, EarlyReturnsAndLoopExitsOfEachWorkItem) {
     }
     EXPECT_TRUE(same_values(out.read(), want_out));
     EXPECT_TRUE(same_values(where.read(), want_where));
+  }
+}
+
+// `bytes` of memory that end where a page no access is allowed to begins.
+class GuardedMemory {
+ public:
+  explicit GuardedMemory(size_t bytes) {
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    pages_ = (bytes + page - 1) / page * page + page;
+    void* region = mmap(nullptr, pages_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (region == MAP_FAILED) throw std::bad_alloc();
+    region_ = static_cast<char*>(region);
+    mprotect(region_ + pages_ - page, page, PROT_NONE);
+    data_ = region_ + pages_ - page - bytes;
+  }
+  ~GuardedMemory() { munmap(region_, pages_); }
+  GuardedMemory(const GuardedMemory&) = delete;
+  GuardedMemory& operator=(const GuardedMemory&) = delete;
+  void* data() const { return data_; }
+
+ private:
+  char* region_ = nullptr;
+  size_t pages_ = 0;
+  char* data_ = nullptr;
+};
+
+// Loops that work-items leave at iterations of their own and that write no memory, which
+// the host runs under a mask (backends/host/codegen/masked_loops.h): an escape loop with a
+// uniform and a per-work-item exit (its counter, last value and way out used after it), a
+// search whose loads past a work-item's end must not happen (one work-item searches 2^20
+// elements while the others stop near the buffer's end: a load for a lane that has left
+// would read megabytes past it), and a per-work-item loop around a uniform one.
+TEST_P(HostVectorization, LoopsLeftAtIterationsOfEachWorkItem) {
+  BuiltProgram program(env, R"(
+    kernel void escape(global uint* steps, global uint* last, global int* how, uint max) {
+      uint gid = (uint)get_global_id(0);
+      uint x = gid * 2654435761u + 1u;
+      uint i = 0;
+      int way = 0;
+      while (true) {
+        if (i >= max) { way = 1; break; }
+        x = x * 1103515245u + 12345u;
+        if ((x >> 24) < 8u + gid % 5u) { way = 2; break; }
+        ++i;
+      }
+      steps[gid] = i;
+      last[gid] = x;
+      how[gid] = way;
+    }
+    kernel void find(global const int* data, global const int* start, global const int* length,
+                     global int* found, int key) {
+      int gid = (int)get_global_id(0);
+      int s = start[gid], n = length[gid], k = 0;
+      while (k < n && data[s + k] != key) ++k;
+      found[gid] = k;
+    }
+    kernel void around(global uint* out, int inner) {
+      uint gid = (uint)get_global_id(0);
+      uint acc = gid;
+      for (uint o = 0; o < gid % 9u; ++o) {
+        for (int j = 0; j < inner; ++j) acc = acc * 3u + (uint)j;
+        acc ^= o;
+      }
+      out[gid] = acc;
+    })");
+  cl_kernel escape = program.kernel("escape");
+  cl_kernel find = program.kernel("find");
+  cl_kernel around = program.kernel("around");
+  ASSERT_NE(escape, nullptr);
+  ASSERT_NE(find, nullptr);
+  ASSERT_NE(around, nullptr);
+  constexpr cl_int kKey = 7;
+  constexpr size_t kLong = size_t{1} << 20;
+  const size_t data_count = kLong + 64;
+  std::vector<int> data = random_ints(data_count, 8, 1000, 3);  // no key but where placed
+  for (size_t at : {kLong - 1, data_count - 3, data_count - 40, size_t{100}}) data[at] = kKey;
+  // The data ends where an inaccessible page begins, and the host device works in the
+  // application's memory (CL_MEM_USE_HOST_PTR): a load for a lane past its end faults.
+  GuardedMemory guarded(data.size() * sizeof(int));
+  std::memcpy(guarded.data(), data.data(), data.size() * sizeof(int));
+  cl_int status = CL_SUCCESS;
+  std::unique_ptr<std::remove_pointer_t<cl_mem>, decltype(&clReleaseMemObject)> data_buffer(
+      clCreateBuffer(env.context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, data.size() * sizeof(int), guarded.data(), &status),
+      &clReleaseMemObject);
+  ASSERT_EQ(status, CL_SUCCESS);
+  for (const Range1d& range : kRanges) {
+    SCOPED_TRACE(describe(range));
+    const size_t count = range.global;
+    for (cl_uint max : {0u, 5u, 200u}) {
+      SCOPED_TRACE("max " + std::to_string(max));
+      Buffer<cl_uint> steps(env, count + kTail, 9u), last(env, count + kTail, 9u);
+      Buffer<int> how(env, count + kTail, 9);
+      set_args(escape, steps.get(), last.get(), how.get(), max);
+      ASSERT_TRUE(run(env, escape, range));
+      struct Result {
+        cl_uint i = 0, x = 0;
+        int way = 0;
+      };
+      auto reference = [&](size_t g) {
+        const cl_uint gid = static_cast<cl_uint>(g);
+        Result r{0, gid * 2654435761u + 1u, 0};
+        while (true) {
+          if (r.i >= max) { r.way = 1; break; }
+          r.x = r.x * 1103515245u + 12345u;
+          if ((r.x >> 24) < 8u + gid % 5u) { r.way = 2; break; }
+          ++r.i;
+        }
+        return r;
+      };
+      EXPECT_TRUE(same_values(steps.read(), expected<cl_uint>(count, 9u, [&](size_t g) { return reference(g).i; })));
+      EXPECT_TRUE(same_values(last.read(), expected<cl_uint>(count, 9u, [&](size_t g) { return reference(g).x; })));
+      EXPECT_TRUE(same_values(how.read(), expected<int>(count, 9, [&](size_t g) { return reference(g).way; })));
+    }
+    std::vector<int> starts(count), lengths(count);
+    for (size_t g = 0; g < count; ++g) {
+      starts[g] = g == 0 ? 0 : static_cast<int>(data_count - 1 - g % 48);
+      lengths[g] = g == 0 ? static_cast<int>(kLong) : static_cast<int>((g * 7) % (data_count - starts[g] + 1));
+    }
+    Buffer<int> start_buffer(env, starts), length_buffer(env, lengths), found(env, count + kTail, -9);
+    set_args(find, data_buffer.get(), start_buffer.get(), length_buffer.get(), found.get(), kKey);
+    ASSERT_TRUE(run(env, find, range));
+    EXPECT_TRUE(same_values(found.read(), expected<int>(count, -9, [&](size_t g) {
+      int k = 0;
+      while (k < lengths[g] && data[starts[g] + k] != kKey) ++k;
+      return k;
+    })));
+    for (cl_int inner : {0, 3}) {
+      Buffer<cl_uint> out(env, count + kTail, 5u);
+      set_args(around, out.get(), inner);
+      ASSERT_TRUE(run(env, around, range));
+      EXPECT_TRUE(same_values(out.read(), expected<cl_uint>(count, 5u, [&](size_t g) {
+        cl_uint acc = static_cast<cl_uint>(g);
+        for (cl_uint o = 0; o < g % 9; ++o) {
+          for (int j = 0; j < inner; ++j) acc = acc * 3u + static_cast<cl_uint>(j);
+          acc ^= o;
+        }
+        return acc;
+      })));
+    }
   }
 }
 

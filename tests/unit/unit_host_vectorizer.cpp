@@ -171,6 +171,67 @@ TEST(HostVectorizer, DivergentBranchesHandLanesToTheResumeFunction) {
   EXPECT_EQ(occurrences(resume, "trunc i8"), 1u) << resume;
 }
 
+// A loop that lanes leave at iterations of their own (a trip count of each work-item), writing
+// no memory: the vector iterates while any lane is inside, its load masked to those lanes,
+// and each lane's counter and sum are kept from the iteration it left in. No lane is handed
+// to the resume function.
+TEST(HostVectorizer, LoopsLeftByEachLaneRunUnderAMask) {
+  Vectorized v(R"(
+  entry:
+    %base = load ptr, ptr %args
+    %n = trunc i64 %x to i32
+    br label %loop
+  loop:
+    %i = phi i32 [ 0, %entry ], [ %next, %loop ]
+    %sum = phi i32 [ 0, %entry ], [ %added, %loop ]
+    %wide = sext i32 %i to i64
+    %at = getelementptr inbounds i32, ptr %base, i64 %wide
+    %value = load i32, ptr %at
+    %added = add i32 %sum, %value
+    %next = add i32 %i, 1
+    %more = icmp slt i32 %next, %n
+    br i1 %more, label %loop, label %done
+  done:
+    %out = getelementptr inbounds i32, ptr %base, i64 %x
+    %both = add i32 %added, %next
+    store i32 %both, ptr %out
+    ret void
+  )");
+  ASSERT_NE(v.result().function, nullptr) << v.result().obstacle;
+  EXPECT_EQ(v.result().masked_loops, 1u);
+  const std::string text = v.vector_text();
+  EXPECT_EQ(occurrences(text, "lanes_part"), 0u) << text;
+  EXPECT_TRUE(v.text_of("wi.resume").empty());
+  EXPECT_NE(text.find("@llvm.vector.reduce.or.v16i1"), std::string::npos) << text;  // any lane still inside
+  EXPECT_NE(text.find("phi <16 x i1>"), std::string::npos) << text;                 // the lanes inside
+  EXPECT_NE(text.find("@llvm.masked.gather.v16i32"), std::string::npos) << text;     // all lanes read one address
+  EXPECT_NE(text.find("phi <16 x i32>"), std::string::npos) << text;                // the counter, per lane
+  EXPECT_GE(occurrences(text, "select <16 x i1>"), 2u) << text;                     // what each lane keeps
+}
+
+// A loop with a store keeps the fallback: lanes that part finish one by one.
+TEST(HostVectorizer, LoopsThatWriteMemoryAreNotMasked) {
+  Vectorized v(R"(
+  entry:
+    %base = load ptr, ptr %args
+    %n = trunc i64 %x to i32
+    br label %loop
+  loop:
+    %i = phi i32 [ 0, %entry ], [ %next, %loop ]
+    %wide = sext i32 %i to i64
+    %at = getelementptr inbounds i32, ptr %base, i64 %wide
+    store i32 %i, ptr %at
+    %next = add i32 %i, 1
+    %more = icmp slt i32 %next, %n
+    br i1 %more, label %loop, label %done
+  done:
+    ret void
+  )");
+  ASSERT_NE(v.result().function, nullptr) << v.result().obstacle;
+  EXPECT_EQ(v.result().masked_loops, 0u);
+  EXPECT_NE(v.vector_text().find("lanes_part"), std::string::npos) << v.vector_text();
+}
+
 TEST(HostVectorizer, AtomicsRunOncePerLane) {
   Vectorized v(R"(
   entry:

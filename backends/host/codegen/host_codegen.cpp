@@ -43,6 +43,7 @@ CodegenResult generate_host_code(std::string_view bitcode, const CodegenOptions&
   module->setTargetTriple(machine->getTargetTriple().str());
   module->setDataLayout(machine->createDataLayout());
   if (!link_builtin_library(*module, builtins::host_bitcode(), result.log)) return result;
+  target_this_cpu(*module);
   provide_work_group_scratch(*module, kWorkGroupScratchBytes);
   lower_constant_samplers(*module);
   if (std::string mismatch = match_call_abis(*module); !mismatch.empty()) {

@@ -1,6 +1,8 @@
 #include "backends/host/codegen/target_machine.h"
 
 #include <llvm/ADT/StringMap.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Module.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Support/Host.h>
 #include <llvm/Support/TargetSelect.h>
@@ -44,6 +46,15 @@ std::unique_ptr<llvm::TargetMachine> create_host_target_machine(bool optimize) {
   return std::unique_ptr<llvm::TargetMachine>(llvm_target->createTargetMachine(
       target.triple, target.cpu, target.features, options, llvm::Reloc::PIC_, llvm::CodeModel::Small,
       optimize ? llvm::CodeGenOpt::Aggressive : llvm::CodeGenOpt::None));
+}
+
+void target_this_cpu(llvm::Module& module) {
+  const HostTarget& target = host_target();
+  for (llvm::Function& function : module) {
+    if (function.isDeclaration()) continue;
+    function.addFnAttr("target-cpu", target.cpu);
+    function.addFnAttr("target-features", target.features);
+  }
 }
 
 }  // namespace cucl::backend::host

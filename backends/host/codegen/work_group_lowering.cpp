@@ -354,7 +354,9 @@ void vectorize_forms(WorkItemForms& forms, const std::string& name) {
   forms.width = vectorized.width;
   std::string widths = std::to_string(vectorized.width);
   if (forms.wide) widths = std::to_string(2 * vectorized.width) + " (then " + widths + ")";
-  debug_log("host kernel " + name + (vectorized.function ? " runs " + widths + " work-items at a time"
+  std::string masked;
+  if (vectorized.masked_loops) masked = ", " + std::to_string(vectorized.masked_loops) + " loop(s) under a mask";
+  debug_log("host kernel " + name + (vectorized.function ? " runs " + widths + " work-items at a time" + masked
                                                           : " runs one work-item at a time: " + vectorized.obstacle));
 }
 

@@ -39,8 +39,9 @@ std::optional<int64_t> times(int64_t a, int64_t b) {
 
 }  // namespace
 
-WorkItemDivergence::WorkItemDivergence(llvm::Function& work_item, const llvm::Argument& lane_index)
-    : lane_index_(lane_index), layout_(work_item.getParent()->getDataLayout()) {
+WorkItemDivergence::WorkItemDivergence(llvm::Function& work_item, const llvm::Argument& lane_index,
+                                       const llvm::DenseSet<const llvm::Value*>& also_varying)
+    : lane_index_(lane_index), layout_(work_item.getParent()->getDataLayout()), varying_(also_varying) {
   varying_.insert(&lane_index);
   for (llvm::Instruction& instruction : llvm::instructions(work_item)) {
     if (per_lane(instruction) && !instruction.getType()->isVoidTy()) varying_.insert(&instruction);

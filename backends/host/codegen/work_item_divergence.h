@@ -37,8 +37,11 @@ struct LaneStride {
 
 class WorkItemDivergence {
  public:
-  // `lane_index` is the work-item function's local-id-x parameter.
-  WorkItemDivergence(llvm::Function& work_item, const llvm::Argument& lane_index);
+  // `lane_index` is the work-item function's local-id-x parameter. `also_varying` are values
+  // known to differ between work-items besides what flows from it (what leaves a loop that
+  // work-items leave at different times: masked_loops.h).
+  WorkItemDivergence(llvm::Function& work_item, const llvm::Argument& lane_index,
+                     const llvm::DenseSet<const llvm::Value*>& also_varying = {});
 
   bool varying(const llvm::Value* value) const { return varying_.contains(value); }
   // Instructions that must run once per work-item, in lane order, whatever their operands:

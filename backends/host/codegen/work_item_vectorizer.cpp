@@ -1,6 +1,7 @@
 #include "backends/host/codegen/work_item_vectorizer.h"
 
 #include <llvm/ADT/PostOrderIterator.h>
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Function.h>
@@ -10,12 +11,16 @@
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/Utils/SSAUpdater.h>
 
 #include <functional>
+#include <optional>
 #include <vector>
 
+#include "backends/host/codegen/masked_loops.h"
 #include "backends/host/codegen/register_pressure.h"
 #include "backends/host/codegen/target_machine.h"
 #include "backends/host/codegen/work_item_divergence.h"
@@ -32,11 +37,19 @@ constexpr unsigned kMaxGrowth = 3;
 // reverse post-order, so that every operand is made before its users (phis last).
 class Widener {
  public:
-  Widener(llvm::Function& source, WorkItemDivergence& divergence, const ResumeFunction& resume, unsigned width,
-          llvm::Function& target)
+  Widener(llvm::Function& source, WorkItemDivergence& divergence, const ResumeFunction& resume,
+          const std::vector<MaskedLoop>& masked, unsigned width, llvm::Function& target)
       : source_(source), divergence_(divergence), resume_(resume), width_(width), target_(target), b_(source.getContext()),
-        layout_(source.getParent()->getDataLayout()) {
+        layout_(source.getParent()->getDataLayout()), loops_(masked.size()) {
     for (unsigned k = 0; k < resume.points.size(); ++k) points_[resume.points[k].block] = k;
+    for (unsigned k = 0; k < masked.size(); ++k) {
+      LoopState& state = loops_[k];
+      state.loop = &masked[k];
+      for (const llvm::BasicBlock* block : masked[k].loop->blocks()) masked_loop_of_[block] = k;
+      state.mask.type = vector_of(b_.getInt1Ty());
+      for (llvm::Instruction* value : masked[k].live_out) state.kept[value].type = vector_of(value->getType());
+      for (llvm::PHINode& phi : masked[k].exit->phis()) state.kept[&phi].type = vector_of(phi.getType());
+    }
   }
 
   void run() {
@@ -51,11 +64,13 @@ class Widener {
     vectors_[source_.getArg(kLaneIndexParameter)] =
         b_.CreateAdd(splat(first), b_.CreateStepVector(vector_of(first->getType())), "lanes");
     for (llvm::BasicBlock* block : order) {
+      current_ = block;
       b_.SetInsertPoint(blocks_[block]);
       for (llvm::Instruction& instruction : *block) emit(instruction);
       ends_[block] = b_.GetInsertBlock();
     }
     for (auto [source_phi, target_phi] : phis_) fill(*source_phi, *target_phi);
+    for (LoopState& state : loops_) resolve(state);
   }
 
   // What the vector form does as vectors, and what it still does lane by lane (weighted by
@@ -99,13 +114,13 @@ class Widener {
   }
 
   llvm::Value* vector(llvm::Value* value) {
-    if (divergence_.varying(value)) return vectors_.lookup(value);
+    if (divergence_.varying(value)) return lanes_of(value);
     return splat(scalar(value));
   }
 
   llvm::Value* lane(llvm::Value* value, unsigned lane) {
     if (!divergence_.varying(value)) return scalar(value);
-    llvm::Value* lanes = vectors_.lookup(value);
+    llvm::Value* lanes = lanes_of(value);
     const unsigned n = elements(value->getType());
     if (!value->getType()->isVectorTy()) return b_.CreateExtractElement(lanes, b_.getInt64(lane));
     llvm::SmallVector<int, 16> mask;
@@ -150,6 +165,9 @@ class Widener {
       copy->setDebugLoc(llvm::DebugLoc());
       b_.Insert(copy, instruction.getName());
       scalars_[&instruction] = copy;
+      // Varying only because lanes leave a masked loop at different times (masked_loops.h):
+      // the same in every lane still inside.
+      if (divergence_.varying(&instruction)) vectors_[&instruction] = splat(copy);
     } else {
       widen(instruction);
     }
@@ -253,6 +271,13 @@ class Widener {
       emit_return(*ret);
       return;
     }
+    if (auto found = masked_loop_of_.find(instruction.getParent()); found != masked_loop_of_.end()) {
+      LoopState& state = loops_[found->second];
+      if (state.loop->loop->isLoopExiting(instruction.getParent())) {
+        emit_masked_exit(state, llvm::cast<llvm::BranchInst>(instruction));
+        return;
+      }
+    }
     if (reads_varying(instruction)) {
       emit_divergent_terminator(instruction);
       return;
@@ -274,10 +299,19 @@ class Widener {
   }
 
   void fill(llvm::PHINode& source_phi, llvm::PHINode& target_phi) {
+    const LoopState* left = nullptr;  // the masked loop this phi's block is the exit of
+    for (const LoopState& state : loops_) {
+      if (source_phi.getParent() == state.loop->exit) left = &state;
+    }
+    if (left) {
+      for (auto [exiting, landing] : left->landings) target_phi.addIncoming(left->leaving_values.lookup({&source_phi, exiting}), landing);
+    }
     const bool varying = divergence_.varying(&source_phi);
     for (unsigned i = 0; i < source_phi.getNumIncomingValues(); ++i) {
+      if (left && left->loop->loop->contains(source_phi.getIncomingBlock(i))) continue;  // by a landing above
       llvm::BasicBlock* end = ends_.lookup(source_phi.getIncomingBlock(i));
       if (!end) continue;  // from a block that never runs
+      current_ = source_phi.getIncomingBlock(i);
       b_.SetInsertPoint(end->getTerminator());
       llvm::Value* value = source_phi.getIncomingValue(i);
       target_phi.addIncoming(varying ? vector(value) : scalar(value), end);
@@ -465,16 +499,26 @@ class Widener {
     llvm::Type* type = vector_of(load.getType());
     llvm::Value* pointers = vector(load.getPointerOperand());
     const LaneStride stride = divergence_.stride(load.getPointerOperand());
+    // In a masked loop, lanes that have left it may hold any address: they load nothing.
+    llvm::Value* mask = nullptr;
+    if (auto found = masked_loop_of_.find(current_); found != masked_loop_of_.end()) {
+      mask = repeat_lanes(placeholder(loops_[found->second].mask), Widener::elements(load.getType()));
+    }
     auto gather = [&]() -> llvm::Value* {
       llvm::Value* gathered = b_.CreateMaskedGather(type, element_addresses(pointers, load.getType()),
-                                                    element_alignment(load.getAlign(), load.getType()));
+                                                    element_alignment(load.getAlign(), load.getType()), mask);
       keep_access_facts(load, gathered);
       return gathered;
     };
     const uint64_t bytes = consecutive_bytes(load.getType(), stride);
     if (!bytes) return gather();
     auto vector_load = [&](llvm::Value* first) -> llvm::Value* {
-      llvm::Value* loaded = b_.CreateAlignedLoad(type, first, load.getAlign());
+      llvm::Value* loaded = nullptr;
+      if (mask) {
+        loaded = b_.CreateMaskedLoad(type, first, load.getAlign(), mask);
+      } else {
+        loaded = b_.CreateAlignedLoad(type, first, load.getAlign());
+      }
       keep_access_facts(load, loaded);
       return loaded;
     };
@@ -535,6 +579,86 @@ class Widener {
     return vector_call;
   }
 
+  // A value of a masked loop that SSA construction gives once the whole function is written:
+  // defined at the ends of blocks, read through placeholders that resolve() replaces.
+  struct LoopVariable {
+    llvm::Type* type = nullptr;
+    std::vector<std::pair<llvm::BasicBlock*, llvm::Value*>> definitions;
+    std::vector<llvm::Instruction*> placeholders;
+  };
+  struct LoopState {
+    const MaskedLoop* loop = nullptr;
+    LoopVariable mask;  // the lanes still in the loop
+    // Each lane's value of what leaves the loop (a live-out, or an exit phi's), from the
+    // iteration it left in.
+    llvm::DenseMap<const llvm::Value*, LoopVariable> kept;
+    std::vector<std::pair<llvm::BasicBlock*, llvm::BasicBlock*>> landings;  // exiting block -> its way to the exit
+    llvm::DenseMap<std::pair<const llvm::PHINode*, const llvm::BasicBlock*>, llvm::Value*> leaving_values;
+  };
+
+  llvm::Value* placeholder(LoopVariable& variable) {
+    llvm::Instruction* stand_in = llvm::cast<llvm::Instruction>(b_.CreateFreeze(llvm::PoisonValue::get(variable.type)));
+    variable.placeholders.push_back(stand_in);
+    return stand_in;
+  }
+
+  // A value's vector; after a masked loop that computed it, each lane's from its last iteration.
+  llvm::Value* lanes_of(llvm::Value* value) {
+    for (LoopState& state : loops_) {
+      auto* instruction = llvm::dyn_cast<llvm::Instruction>(value);
+      if (instruction && state.kept.count(value) && state.loop->loop->contains(instruction) &&
+          !state.loop->loop->contains(current_)) {
+        return placeholder(state.kept[value]);
+      }
+    }
+    return vectors_.lookup(value);
+  }
+
+  // An exit of a masked loop: the lanes whose exit test holds leave, keeping their values; the
+  // vector stays in the loop while any lane does.
+  void emit_masked_exit(LoopState& state, llvm::BranchInst& branch) {
+    const llvm::Loop& loop = *state.loop->loop;
+    const bool exit_if_true = !loop.contains(branch.getSuccessor(0));
+    llvm::Value* conditions = vector(branch.getCondition());
+    llvm::Value* exits = exit_if_true ? conditions : b_.CreateNot(conditions);
+    llvm::Value* inside = placeholder(state.mask);
+    llvm::Value* leaving = b_.CreateAnd(inside, exits, "leaving");
+    llvm::Value* staying = b_.CreateAnd(inside, b_.CreateNot(exits), "staying");
+    llvm::BasicBlock* here = b_.GetInsertBlock();
+    auto keep = [&](LoopVariable& variable, llvm::Value* source_value, llvm::Type* type) {
+      llvm::Value* chosen = b_.CreateSelect(repeat_lanes(leaving, Widener::elements(type)), vector(source_value), placeholder(variable));
+      variable.definitions.emplace_back(here, chosen);
+      return chosen;
+    };
+    for (llvm::Instruction* value : state.loop->live_out) keep(state.kept[value], value, value->getType());
+    for (llvm::PHINode& phi : state.loop->exit->phis()) {
+      state.leaving_values[{&phi, branch.getParent()}] =
+          keep(state.kept[&phi], phi.getIncomingValueForBlock(branch.getParent()), phi.getType());
+    }
+    state.mask.definitions.emplace_back(here, staying);
+    auto* landing = llvm::BasicBlock::Create(source_.getContext(), "left_loop", &target_);
+    state.landings.emplace_back(branch.getParent(), landing);
+    b_.CreateCondBr(b_.CreateOrReduce(staying), blocks_.lookup(branch.getSuccessor(exit_if_true ? 1 : 0)), landing);
+    llvm::IRBuilder<>(landing).CreateBr(blocks_.lookup(state.loop->exit));
+  }
+
+  // Every lane enters a masked loop (lanes that part before it finish one by one), and
+  // carries nothing kept yet.
+  void resolve(LoopState& state) {
+    auto settle = [&](LoopVariable& variable, llvm::Value* on_entry) {
+      llvm::SSAUpdater updater;
+      updater.Initialize(variable.type, "masked");
+      for (llvm::BasicBlock* entering : state.loop->entering) updater.AddAvailableValue(ends_.lookup(entering), on_entry);
+      for (auto [block, value] : variable.definitions) updater.AddAvailableValue(block, value);
+      for (llvm::Instruction* stand_in : variable.placeholders) {
+        stand_in->replaceAllUsesWith(updater.GetValueInMiddleOfBlock(stand_in->getParent()));
+        stand_in->eraseFromParent();
+      }
+    };
+    settle(state.mask, llvm::Constant::getAllOnesValue(state.mask.type));
+    for (auto& [value, variable] : state.kept) settle(variable, llvm::PoisonValue::get(variable.type));
+  }
+
   llvm::Function& source_;
   WorkItemDivergence& divergence_;
   const ResumeFunction& resume_;
@@ -551,6 +675,9 @@ class Widener {
   llvm::DenseMap<const llvm::BasicBlock*, llvm::BasicBlock*> blocks_;  // source block -> its first target block
   llvm::DenseMap<const llvm::BasicBlock*, llvm::BasicBlock*> ends_;    // -> the target block its terminator went to
   std::vector<std::pair<llvm::PHINode*, llvm::PHINode*>> phis_;
+  std::vector<LoopState> loops_;
+  llvm::DenseMap<const llvm::BasicBlock*, unsigned> masked_loop_of_;  // block -> its masked loop
+  const llvm::BasicBlock* current_ = nullptr;                          // the source block being written
 };
 
 }  // namespace
@@ -600,9 +727,42 @@ std::string vectorization_obstacle(llvm::Function& work_item) {
   return choose_width(work_item, divergence, kMinWidth).obstacle;
 }
 
+namespace {
+
+llvm::SmallPtrSet<const llvm::Loop*, 4> loops_of(const std::vector<MaskedLoop>& masked) {
+  llvm::SmallPtrSet<const llvm::Loop*, 4> loops;
+  for (const MaskedLoop& loop : masked) loops.insert(loop.loop);
+  return loops;
+}
+
+// The loops to run under a mask and the divergence analysis that knows what leaves them
+// differs between work-items. That can make branches inside a loop differ too, and so
+// disqualify it: the choice is repeated until it holds (or given up).
+std::vector<MaskedLoop> choose_masked_loops(llvm::Function& work_item, const llvm::LoopInfo& loops,
+                                            std::optional<WorkItemDivergence>& divergence) {
+  const llvm::Argument& lane = *work_item.getArg(kLaneIndexParameter);
+  divergence.emplace(work_item, lane);
+  std::vector<MaskedLoop> masked = find_masked_loops(loops, *divergence);
+  for (int attempt = 0; attempt < 4 && !masked.empty(); ++attempt) {
+    divergence.emplace(work_item, lane, values_leaving(masked));
+    std::vector<MaskedLoop> again = find_masked_loops(loops, *divergence);
+    if (loops_of(again) == loops_of(masked)) return again;
+    masked = std::move(again);
+  }
+  divergence.emplace(work_item, lane);
+  return {};
+}
+
+}  // namespace
+
 WorkItemVectorization vectorize_work_item(llvm::Function& work_item, unsigned width) {
   WorkItemVectorization result;
-  WorkItemDivergence divergence(work_item, *work_item.getArg(kLaneIndexParameter));
+  fold_exit_trampolines(work_item);  // the same work-item, with more loops of one exit block
+  const llvm::DominatorTree dominators(work_item);
+  const llvm::LoopInfo loops(dominators);
+  std::optional<WorkItemDivergence> analysis;
+  const std::vector<MaskedLoop> masked = choose_masked_loops(work_item, loops, analysis);
+  WorkItemDivergence& divergence = *analysis;
   const WidthChoice choice = choose_width(work_item, divergence, width);
   if (!choice.width) {
     result.obstacle = choice.obstacle;
@@ -611,10 +771,16 @@ WorkItemVectorization vectorize_work_item(llvm::Function& work_item, unsigned wi
   width = choice.width;
   result.width = width;
   ResumeFunction resume;
-  if (!divergence.divergent_branches().empty()) {
+  std::vector<const llvm::BasicBlock*> parting;  // divergent branches not of masked loops
+  for (const llvm::BasicBlock* block : divergence.divergent_branches()) {
+    const bool exits_masked_loop = llvm::any_of(masked, [&](const MaskedLoop& loop) {
+      return loop.loop->contains(block) && loop.loop->isLoopExiting(block);
+    });
+    if (!exits_masked_loop) parting.push_back(block);
+  }
+  if (!parting.empty()) {
     resume = make_resume_function(
-        work_item, divergence.divergent_branches(), [&](const llvm::Value* value) { return divergence.varying(value); },
-        width);
+        work_item, parting, [&](const llvm::Value* value) { return divergence.varying(value); }, width);
     if (!resume.function) {
       result.obstacle = resume.obstacle;
       return result;
@@ -625,7 +791,7 @@ WorkItemVectorization vectorize_work_item(llvm::Function& work_item, unsigned wi
   vector->copyAttributesFrom(&work_item);
   vector->setLinkage(llvm::GlobalValue::InternalLinkage);
   for (unsigned i = 0; i < work_item.arg_size(); ++i) vector->getArg(i)->setName(work_item.getArg(i)->getName());
-  Widener widener(work_item, divergence, resume, width, *vector);
+  Widener widener(work_item, divergence, resume, masked, width, *vector);
   widener.run();
   // Lane-by-lane work costs as much as before plus the moving in and out of vectors: where it
   // outweighs the vector work, the vector form would be slower and only larger.
@@ -650,6 +816,7 @@ WorkItemVectorization vectorize_work_item(llvm::Function& work_item, unsigned wi
     return result;
   }
   result.function = vector;
+  result.masked_loops = static_cast<unsigned>(masked.size());
   return result;
 }
 

@@ -26,6 +26,7 @@ struct WorkItemVectorization {
   llvm::Function* function = nullptr;  // null when not vectorised
   unsigned width = 0;                  // work-items it runs at once
   std::string obstacle;                // then: why not
+  unsigned masked_loops = 0;           // loops it runs under a mask (masked_loops.h)
 };
 
 // `width` (a power of two) is how many work-items the vector form takes; a kernel whose
