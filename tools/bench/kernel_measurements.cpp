@@ -208,6 +208,7 @@ void measure_kernels(const Session& session, cl_mem src, cl_mem dst, std::size_t
   cells[kComputeFp32].value = kMadFlopsPerItem * static_cast<double>(mad_items) / seconds / 1e9;
   cells[kComputeHalf] = measure_half_throughput(session, dst, bytes, settings);
   measure_chains(session, dst, bytes, settings, cells);
+  cells[kDivergentLoop] = measure_divergent_loop(session, dst, bytes, settings);
   measure_atomic_adds(session, dst, bytes, settings, cells);
 
   // One work-item: how well the device's compiler runs a plain loop (enqueue + finish timed).

@@ -24,6 +24,8 @@ const std::array<Metric, kRowCount> kMetrics = {{
     {"kernel: a loop of 2048 dependent multiply-adds in each work-item, float", "GFLOPS", Better::Higher},
     {"  the same of uint", "G ops/s", Better::Higher},
     {"  the same of double", "GFLOPS", Better::Higher},
+    {"kernel: a loop each work-item leaves at an iteration of its own (a random walk, <= 1024 steps)", "G items/s",
+     Better::Higher},
     {"kernel: global atomic add of int, 4096 counters (atomic_add)", "G adds/s", Better::Higher},
     {"  the same of float (cl_ext_float_atomics atomic_fetch_add)", "G adds/s", Better::Higher},
     {"kernel: integer loop, 2^20 dependent steps in one work-item", "us", Better::Lower},

@@ -41,6 +41,7 @@ enum Row : std::size_t {
   kChainFloat,
   kChainUint,
   kChainDouble,
+  kDivergentLoop,
   kAtomicAddInt,
   kAtomicAddFloat,
   kIntegerLoop,
@@ -151,6 +152,9 @@ Cell measure_tree_reduction(const Session& session, const Settings& settings);
 // The dependent-chain rows (chain_measurement.cpp): a loop of multiply-adds in each work-item,
 // in float, uint and double. `out` is a buffer of at least `bytes`.
 void measure_chains(const Session& session, cl_mem out, std::size_t bytes, const Settings& settings, Cells& cells);
+// The divergent-loop row (divergent_loop_measurement.cpp): a loop each work-item leaves at an
+// iteration of its own. `out` is a buffer of at least `bytes`.
+Cell measure_divergent_loop(const Session& session, cl_mem out, std::size_t bytes, const Settings& settings);
 
 // The half-precision multiply-add row (half_measurement.cpp): the fp32 row's chains in half8,
 // on devices with cl_khr_fp16 (a note elsewhere). `out` is a buffer of at least `bytes`.
