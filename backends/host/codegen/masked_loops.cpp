@@ -15,10 +15,6 @@
 namespace cucl::backend::host {
 namespace {
 
-bool branches_on_varying(const llvm::Instruction& terminator, const WorkItemDivergence& divergence) {
-  return llvm::any_of(terminator.operands(), [&](const llvm::Use& operand) { return divergence.varying(operand.get()); });
-}
-
 // Nothing in the loop writes memory or must run once per work-item.
 bool only_reads(const llvm::Loop& loop) {
   for (const llvm::BasicBlock* block : loop.blocks()) {
@@ -36,13 +32,12 @@ std::optional<MaskedLoop> qualify(const llvm::Loop& loop, const llvm::LoopInfo& 
   masked.exit = loop.getUniqueExitBlock();
   if (!masked.exit || !only_reads(loop)) return std::nullopt;
   for (llvm::BasicBlock* block : loop.blocks()) {
-    const llvm::Instruction* terminator = block->getTerminator();
     const bool exiting = loop.isLoopExiting(block);
     if (exiting) {
-      auto* branch = llvm::dyn_cast<llvm::BranchInst>(terminator);
+      auto* branch = llvm::dyn_cast<llvm::BranchInst>(block->getTerminator());
       if (!branch || !branch->isConditional()) return std::nullopt;
       masked.exiting.push_back(block);
-    } else if (branches_on_varying(*terminator, divergence)) {
+    } else if (llvm::is_contained(divergence.divergent_branches(), block)) {
       return std::nullopt;  // lanes would part inside the loop, not only leave it
     }
     if (exiting && loops.getLoopFor(block) != &loop) return std::nullopt;  // an inner loop's exit leaves both

@@ -20,6 +20,7 @@
 #include "backends/host/codegen/component_rejoining.h"
 #include "backends/host/codegen/context_layout.h"
 #include "backends/host/codegen/local_memory_lowering.h"
+#include "backends/host/codegen/masked_loops.h"
 #include "backends/host/codegen/work_item_builtins.h"
 #include "backends/host/codegen/work_item_vectorizer.h"
 #include "backends/host/work_group_abi.h"
@@ -333,6 +334,7 @@ bool split_into_regions(WorkItemForms& forms, KernelFacts& facts, llvm::StructTy
 
 void vectorize_forms(WorkItemForms& forms, const std::string& name) {
   rejoin_component_operations(*forms.scalar);
+  fold_exit_trampolines(*forms.scalar);  // the same work-item, with more loops of one exit block (masked_loops.h)
   const unsigned width = host_vector_width();
   // A kernel with a loop (a chain of dependent steps, whose latency more independent vectors
   // hide) tries twice the width first: where it takes it whole, the narrow form follows.

@@ -757,7 +757,6 @@ std::vector<MaskedLoop> choose_masked_loops(llvm::Function& work_item, const llv
 
 WorkItemVectorization vectorize_work_item(llvm::Function& work_item, unsigned width) {
   WorkItemVectorization result;
-  fold_exit_trampolines(work_item);  // the same work-item, with more loops of one exit block
   const llvm::DominatorTree dominators(work_item);
   const llvm::LoopInfo loops(dominators);
   std::optional<WorkItemDivergence> analysis;
