@@ -1484,6 +1484,60 @@ TEST_P(HostVectorization, LocalReversalAcrossABarrier) {
   }
 }
 
+// Tiles of a 64 x 2 group (the shape of CLBlast's GEMM): remainders and quotients of the
+// flat local id by powers of two, by 24 and by the tile, masks and shifts of it, local and
+// global indices built from them on both sides of a barrier, and values that take one of
+// two such indices by a branch every work-item of the group takes alike.
+TEST_P(HostVectorization, TiledIndicesOfLocalIds) {
+  BuiltProgram program(env, R"(
+    kernel __attribute__((reqd_work_group_size(64, 2, 1)))
+    void tiles(global const int* in, global int* out, global int* parts, int flip) {
+      local int tile[128];
+      int tid = (int)get_local_id(0) + 64 * (int)get_local_id(1);
+      int group = (int)(get_group_id(0) + get_num_groups(0) * get_group_id(1));
+      int base = group * 128;
+      tile[(tid / 16) * 16 + tid % 16] = in[base + (tid >> 5) * 32 + (tid & 31)];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      int shifted = flip ? (tid % 64) + 64 * (tid / 64) : tid;
+      int a = tile[tid % 24 + flip];  // int indices of unknown sign: sign-extended
+      int b = tile[tid % 16 + 16 * (tid / 48) + flip] + tile[(tid >> 2) & ~3];
+      int c = tile[127 - shifted];
+      out[base + tid] = a * 3 + b * 5 + c * 7;
+      int p = base * 4 + tid * 4;
+      parts[p] = tid % 16;
+      parts[p + 1] = tid / 16;
+      parts[p + 2] = (tid >> 2) & ~3;
+      parts[p + 3] = (long)(tid % 64) - 64;
+    })", "-cl-std=CL3.0");
+  cl_kernel kernel = program.kernel("tiles");
+  ASSERT_NE(kernel, nullptr);
+  const std::array<size_t, 2> globals[] = {{64, 2}, {128, 4}, {320, 6}};
+  for (const auto& global : globals) {
+    for (cl_int flip : {0, 1}) {
+      SCOPED_TRACE(std::to_string(global[0]) + " x " + std::to_string(global[1]) + ", flip " + std::to_string(flip));
+      const size_t count = global[0] * global[1];
+      const std::vector<int> in = random_ints(count, -100000, 100000, 21);
+      Buffer<int> input(env, in), out(env, count + kTail, -1), parts(env, 4 * count + kTail, -1);
+      set_args(kernel, input.get(), out.get(), parts.get(), flip);
+      const size_t local[2] = {64, 2};
+      ASSERT_TRUE(run_range(env, kernel, 2, global.data(), local, nullptr));
+      // Work-item (x, y) of group (gx, gy) has tid = x + 64 y and reads its group's 128 ints.
+      auto group_base = [&](size_t g) { return g / 128 * 128; };
+      EXPECT_TRUE(same_values(out.read(), expected<int>(count, -1, [&](size_t g) {
+        const size_t tid = g % 128;
+        const int* tile = &in[group_base(g)];
+        const int b = tile[tid % 16 + 16 * (tid / 48) + flip] + tile[(tid >> 2) & ~size_t{3}];
+        return tile[tid % 24 + flip] * 3 + b * 5 + tile[127 - tid] * 7;
+      })));
+      EXPECT_TRUE(same_values(parts.read(), expected<int>(4 * count, -1, [&](size_t e) {
+        const int tid = static_cast<int>(e / 4 % 128);
+        const int part[4] = {tid % 16, tid / 16, (tid >> 2) & ~3, tid % 64 - 64};
+        return part[e % 4];
+      })));
+    }
+  }
+}
+
 // CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE on the host device is the width of the kernel's
 // vector form (groups of whole vectors run no work-item alone), and the device's for a kernel
 // without one: when the vectoriser is off, or for a kernel it leaves scalar.

@@ -15,6 +15,7 @@
 #include "backends/host/codegen/host_codegen.h"
 #include "libclc-builtins/builtins.h"
 #include "backends/host/host_device.h"
+#include "backends/host/work_group_abi.h"
 #include "base/settings.h"
 
 namespace cucl::backend::host {
@@ -198,8 +199,8 @@ DeviceDescription describe_host_device(unsigned concurrency) {
   d.svm_capabilities = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
                        CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS;
 
-  d.max_work_item_sizes = {4096, 4096, 4096};
-  d.max_work_group_size = 4096;
+  d.max_work_item_sizes = {kMaxWorkGroupSize, kMaxWorkGroupSize, kMaxWorkGroupSize};
+  d.max_work_group_size = kMaxWorkGroupSize;
   // __local memory is a heap arena per running work-group, sized by the kernel: the limit
   // only keeps requests sane. It holds one value of the widest type (long16, double16: 128
   // bytes) per work-item of the largest group, which programs sized for GPUs assume (the

@@ -56,7 +56,6 @@ class HostKernel final : public KernelCode {
   bool uses_printf() const { return info_.uses_printf != 0; }
   const std::vector<PrintfCallSite>& printf_sites() const { return *printf_sites_; }
 
-  static constexpr size_t kMaxWorkGroupSize = 4096;
   static constexpr size_t kMinStackBytes = 256 * 1024;
   static constexpr size_t kStackMargin = 64 * 1024;
   static constexpr size_t kLargeStackBudget = 256 * 1024 * 1024;

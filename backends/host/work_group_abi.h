@@ -56,6 +56,10 @@ struct KernelInfoRecord {
   uint32_t reserved;
 };
 
+// The most work-items of a group, and of each of its dimensions: the code generator takes
+// every local id to be below it.
+inline constexpr uint64_t kMaxWorkGroupSize = 4096;
+
 // A work-item's private memory beyond this fails the build (each runs on a stack that size).
 inline constexpr uint64_t kMaxPrivateMemoryBytes = uint64_t{256} << 20;
 

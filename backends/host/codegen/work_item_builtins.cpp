@@ -16,7 +16,6 @@
 namespace cucl::backend::host {
 namespace {
 
-
 class Lowering {
  public:
   Lowering(llvm::Function& work_item, llvm::StructType* context_type)
@@ -52,6 +51,7 @@ class Lowering {
   }
 
   bool run() {
+    assume_local_id_bounds();
     bool has_barriers = false;
     std::vector<std::pair<llvm::CallInst*, WorkItemBuiltin>> calls;
     for (llvm::BasicBlock& block : work_item_) {
@@ -81,6 +81,15 @@ class Lowering {
 
  private:
   llvm::Value* context() { return work_item_.getArg(1); }
+
+  // Said once at the entry: then LLVM takes signed divisions and remainders of ids for
+  // unsigned ones, and shifts and masks, which the vectoriser's strides see through.
+  void assume_local_id_bounds() {
+    llvm::IRBuilder<> b(&*work_item_.getEntryBlock().getFirstInsertionPt());
+    for (unsigned d = 0; d < 3; ++d) {
+      b.CreateAssumption(b.CreateICmpULT(work_item_.getArg(2 + d), b.getInt64(kMaxWorkGroupSize)));
+    }
+  }
 
   // One address space is one memory on the host: where a generic pointer points is told by
   // the group's __local arena and the stack its work-items run on.

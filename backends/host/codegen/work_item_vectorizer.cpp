@@ -449,12 +449,6 @@ class Widener {
   }
 
   // The size of one lane's access when lanes touch consecutive memory, else 0.
-  uint64_t consecutive_bytes(llvm::Type* type, const LaneStride& stride) const {
-    const uint64_t bytes = layout_.getTypeStoreSize(type);
-    if (bytes != layout_.getTypeAllocSize(type) || type->getPrimitiveSizeInBits() != bytes * 8) return 0;
-    return stride.affine && stride.step == static_cast<int64_t>(bytes) ? bytes : 0;
-  }
-
   // Where consecutiveness rests on 32-bit index arithmetic not having wrapped between the
   // lanes: the first and last lane's addresses decide at run time between `consecutive`
   // (given the first address) and `scattered`.
@@ -510,7 +504,7 @@ class Widener {
       keep_access_facts(load, gathered);
       return gathered;
     };
-    const uint64_t bytes = consecutive_bytes(load.getType(), stride);
+    const uint64_t bytes = consecutive_bytes(layout_, load.getType(), stride);
     if (!bytes) return gather();
     auto vector_load = [&](llvm::Value* first) -> llvm::Value* {
       llvm::Value* loaded = nullptr;
@@ -542,7 +536,7 @@ class Widener {
                                                       element_alignment(store.getAlign(), value->getType())));
       return nullptr;
     };
-    const uint64_t bytes = consecutive_bytes(value->getType(), stride);
+    const uint64_t bytes = consecutive_bytes(layout_, value->getType(), stride);
     if (!bytes) {
       scatter();
       return;
@@ -689,9 +683,42 @@ struct WidthChoice {
   std::string obstacle;  // then: why
 };
 
+// Varying values whose lanes step by a constant from lane 0's (at `divergence`'s lanes) and
+// that only feed more such values or consecutive accesses: the vector form keeps lane 0's
+// value alone (the rest is implied), in no vector register.
+llvm::DenseSet<const llvm::Value*> kept_as_first_lane(llvm::Function& work_item, WorkItemDivergence& divergence) {
+  const llvm::DataLayout& layout = work_item.getParent()->getDataLayout();
+  auto steps_evenly = [&](const llvm::Value* value) {
+    const LaneStride stride = divergence.stride(value);
+    return stride.affine && stride.proven;
+  };
+  auto only_steps_on = [&](const llvm::Value* value) {
+    const LaneStride stride = divergence.stride(value);
+    return llvm::all_of(value->users(), [&](const llvm::User* user) {
+      if (auto* load = llvm::dyn_cast<llvm::LoadInst>(user)) {
+        return load->isSimple() && consecutive_bytes(layout, load->getType(), stride) != 0;
+      }
+      if (auto* store = llvm::dyn_cast<llvm::StoreInst>(user)) {
+        return store->isSimple() && store->getValueOperand() != value &&
+               consecutive_bytes(layout, store->getValueOperand()->getType(), stride) != 0;
+      }
+      return steps_evenly(user);
+    });
+  };
+  llvm::DenseSet<const llvm::Value*> kept;
+  for (llvm::Instruction& instruction : llvm::instructions(work_item)) {
+    if (divergence.varying(&instruction) && steps_evenly(&instruction) && only_steps_on(&instruction)) kept.insert(&instruction);
+  }
+  for (llvm::Argument& argument : work_item.args()) {
+    if (divergence.varying(&argument) && steps_evenly(&argument) && only_steps_on(&argument)) kept.insert(&argument);
+  }
+  return kept;
+}
+
 // The widest width up to `width` at which the work-item's OpenCL vectors stay within
-// kMaxLaneElements and the values it holds at once fit the vector registers.
-WidthChoice choose_width(llvm::Function& work_item, const WorkItemDivergence& divergence, unsigned width) {
+// kMaxLaneElements and the values it holds at once fit the vector registers. Leaves
+// `divergence` set to that width's lanes.
+WidthChoice choose_width(llvm::Function& work_item, WorkItemDivergence& divergence, unsigned width) {
   WidthChoice choice;
   if (!divergence.obstacle().empty()) {
     choice.obstacle = divergence.obstacle();
@@ -707,9 +734,19 @@ WidthChoice choose_width(llvm::Function& work_item, const WorkItemDivergence& di
                       " elements that differ between work-items";
     return choice;
   }
-  const uint64_t own_bytes = peak_varying_bytes(work_item, [&](const llvm::Value* value) { return divergence.varying(value); });
+  auto own_bytes_at = [&](unsigned lanes) {
+    divergence.set_lanes(lanes);
+    const llvm::DenseSet<const llvm::Value*> scalar = kept_as_first_lane(work_item, divergence);
+    return peak_varying_bytes(work_item, [&](const llvm::Value* value) {
+      return divergence.varying(value) && !scalar.contains(value);
+    });
+  };
   const uint64_t registers = host_vector_register_bytes();
-  while (width > kMinWidth && own_bytes * width > registers) width /= 2;
+  uint64_t own_bytes = own_bytes_at(width);
+  while (width > kMinWidth && own_bytes * width > registers) {
+    width /= 2;
+    own_bytes = own_bytes_at(width);
+  }
   if (own_bytes * width > registers) {
     choice.obstacle = "it holds " + std::to_string(own_bytes) + " bytes of its own values at once: " +
                       std::to_string(width) + " work-items' would not fit the " + std::to_string(registers) +
@@ -723,7 +760,7 @@ WidthChoice choose_width(llvm::Function& work_item, const WorkItemDivergence& di
 }  // namespace
 
 std::string vectorization_obstacle(llvm::Function& work_item) {
-  const WorkItemDivergence divergence(work_item, *work_item.getArg(kLaneIndexParameter));
+  WorkItemDivergence divergence(work_item, *work_item.getArg(kLaneIndexParameter));
   return choose_width(work_item, divergence, kMinWidth).obstacle;
 }
 

@@ -1,0 +1,160 @@
+// How the host vectoriser's divergence analysis (backends/host/codegen/work_item_divergence.h)
+// says a value steps from one lane to the next, for vectors of 8 work-items whose first local
+// id x is a multiple of 8: remainders and quotients of ids by multiples of 8, masks and
+// shifts, narrowing and sign extension, and phis. Each fact it claims is one the vector form
+// builds on (a vector load instead of a gather), so the cases where it must not claim it
+// matter as much.
+#include <gtest/gtest.h>
+
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "backends/host/codegen/work_item_divergence.h"
+#include "tests/support/llvm_ir_text.h"
+
+namespace {
+
+using cucl::backend::host::LaneStride;
+using cucl::backend::host::WorkItemDivergence;
+
+constexpr unsigned kLanes = 8;
+
+// The strides of the values of `wi(args, context, x, y, z)` with `body`.
+class Strides {
+ public:
+  explicit Strides(const std::string& body) {
+    const std::string text = "define void @wi(ptr noalias %args, ptr noalias %context, i64 %x, i64 %y, i64 %z) {\n" +
+                             body + "}\n";
+    module_ = cucl::test::parse_ir(text, context_);
+    if (!module_) return;
+    llvm::Function& function = *module_->getFunction("wi");
+    divergence_.emplace(function, *function.getArg(2));
+    divergence_->set_lanes(kLanes);
+  }
+
+  LaneStride of(const std::string& name) {
+    for (llvm::Instruction& instruction : llvm::instructions(*module_->getFunction("wi"))) {
+      if (instruction.getName() == name) return divergence_->stride(&instruction);
+    }
+    ADD_FAILURE() << "no value %" << name;
+    return {};
+  }
+
+ private:
+  llvm::LLVMContext context_;
+  std::unique_ptr<llvm::Module> module_;
+  std::optional<WorkItemDivergence> divergence_;
+};
+
+void expect_steps(const LaneStride& stride, int64_t step, bool proven) {
+  EXPECT_TRUE(stride.affine);
+  EXPECT_EQ(stride.step, step);
+  EXPECT_EQ(stride.proven, proven);
+}
+
+// CLBlast's `tid % MDIMA`, `tid / MDIMA` with tid = x + 8 * y, as LLVM leaves them once it
+// knows ids are small: masks and shifts of the 32-bit id.
+TEST(HostLaneStrides, RemaindersAndQuotientsOfIdsByMultiplesOfTheWidth) {
+  Strides s(R"(
+  entry:
+    %row = shl i64 %y, 3
+    %tid64 = add i64 %row, %x
+    %tid = trunc i64 %tid64 to i32
+    %rem16 = and i32 %tid, 15
+    %div16 = lshr i32 %tid, 4
+    %urem24 = urem i32 %tid, 24
+    %udiv24 = udiv i32 %tid, 24
+    %rem4 = and i32 %tid, 3
+    %div4 = lshr i32 %tid, 2
+    %div16x4 = and i32 %div4, 16380
+    ret void
+  )");
+  expect_steps(s.of("tid"), 1, true);  // 8 lanes from a multiple of 8: no wrap in 32 bits
+  expect_steps(s.of("rem16"), 1, true);
+  expect_steps(s.of("div16"), 0, true);
+  expect_steps(s.of("urem24"), 1, true);
+  expect_steps(s.of("udiv24"), 0, true);
+  // Remainders by 4 and quotients by 4 change within 8 lanes...
+  EXPECT_FALSE(s.of("rem4").affine);
+  EXPECT_FALSE(s.of("div4").affine);
+  // ... but (tid >> 2) & ~3 keeps only bits in which the 8 lanes agree.
+  expect_steps(s.of("div16x4"), 0, true);
+}
+
+TEST(HostLaneStrides, NothingIsClaimedOfValuesThatCrossABlock) {
+  Strides s(R"(
+  entry:
+    %offset = load i64, ptr %args
+    %global = add i64 %offset, %x
+    %narrow = trunc i64 %global to i32
+    %rem = and i32 %narrow, 15
+    %shifted = add i64 %x, 3
+    %rem.shifted = and i64 %shifted, 15
+    %quadruple = shl i64 %x, 2
+    %rem.quadruple = and i64 %quadruple, 15
+    %down = sub i64 0, %x
+    %rem.down = and i64 %down, 15
+    ret void
+  )");
+  // An offset of unknown alignment: the 32-bit index may wrap between lanes (a run-time check).
+  expect_steps(s.of("narrow"), 1, false);
+  EXPECT_FALSE(s.of("rem").affine);
+  EXPECT_FALSE(s.of("rem.shifted").affine);  // lanes x0+3 .. x0+10 cross a multiple of 16
+  EXPECT_FALSE(s.of("rem.quadruple").affine);  // 0, 4, 8, 12, then 16 wraps to 0
+  EXPECT_FALSE(s.of("rem.down").affine);     // lanes stepping down leave the block
+}
+
+// `(long)(int)i` as InstCombine writes it: shl then ashr exact by 32.
+TEST(HostLaneStrides, SignExtensionOfAnAlignedIndexIsExact) {
+  Strides s(R"(
+  entry:
+    %k = load i64, ptr %args
+    %tile = shl i64 %k, 3
+    %index = add i64 %tile, %x
+    %high = shl i64 %index, 32
+    %extended = ashr exact i64 %high, 32
+    %offset = load i64, ptr %context
+    %unaligned = add i64 %offset, %x
+    %high.unaligned = shl i64 %unaligned, 32
+    %extended.unaligned = ashr exact i64 %high.unaligned, 32
+    ret void
+  )");
+  expect_steps(s.of("extended"), 1, true);
+  expect_steps(s.of("extended.unaligned"), 1, false);
+}
+
+TEST(HostLaneStrides, PhisOfValuesThatStepAlikeStepSoToo) {
+  Strides s(R"(
+  entry:
+    %pick = load i1, ptr %args
+    br i1 %pick, label %left, label %right
+  left:
+    %a = add i64 %x, 16
+    br label %join
+  right:
+    %b = add i64 %x, 32
+    %c = mul i64 %x, 2
+    br label %join
+  join:
+    %same = phi i64 [ %a, %left ], [ %b, %right ]
+    %different = phi i64 [ %a, %left ], [ %c, %right ]
+    br label %loop
+  loop:
+    %i = phi i64 [ %x, %join ], [ %next, %loop ]
+    %next = add i64 %i, 1
+    %done = icmp eq i64 %next, 100
+    br i1 %done, label %exit, label %loop
+  exit:
+    ret void
+  )");
+  expect_steps(s.of("same"), 1, true);
+  EXPECT_FALSE(s.of("different").affine);
+  EXPECT_FALSE(s.of("i").affine);  // an induction: it depends on itself
+}
+
+}  // namespace
