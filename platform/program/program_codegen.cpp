@@ -63,7 +63,7 @@ std::string build_cache_key(const Device& device, std::string_view kind, std::st
   const auto& compiler = device.description().compiler;
   // The tag changes whenever the same input may build differently (predefined macros,
   // code generation), so that no program cached by an earlier cucl is taken for it.
-  return compiler::content_hash({"cucl-build-8", kind, compiler.triple, compiler.code_target,
+  return compiler::content_hash({"cucl-build-9", kind, compiler.triple, compiler.code_target,
                                  compiler.compiler_identity, options, input});
 }
 

@@ -14,7 +14,7 @@ namespace cucl::backend::host {
 namespace {
 
 using LiveSet = llvm::DenseSet<const llvm::Value*>;
-using Tracked = std::function<bool(const llvm::Value*)>;
+using Tracked = std::function<bool(const llvm::Use&)>;
 using BytesOf = std::function<uint64_t(const llvm::Value*)>;
 
 // Steps `live` from just after `instruction` to just before it; `bytes` follows the set's
@@ -23,17 +23,18 @@ void step_back(const llvm::Instruction& instruction, const Tracked& tracked, con
                uint64_t& bytes) {
   if (live.erase(&instruction)) bytes -= bytes_of(&instruction);
   if (llvm::isa<llvm::PHINode>(instruction)) return;
-  for (const llvm::Value* operand : instruction.operand_values()) {
-    if (tracked(operand) && live.insert(operand).second) bytes += bytes_of(operand);
+  for (const llvm::Use& operand : instruction.operands()) {
+    if (tracked(operand) && live.insert(operand.get()).second) bytes += bytes_of(operand.get());
   }
 }
 
 }  // namespace
 
-uint64_t peak_varying_bytes(const llvm::Function& function, const std::function<bool(const llvm::Value*)>& varying) {
+uint64_t peak_varying_bytes(const llvm::Function& function, const std::function<bool(const llvm::Use&)>& held) {
   const llvm::DataLayout& layout = function.getParent()->getDataLayout();
-  const Tracked tracked = [&](const llvm::Value* value) {
-    return llvm::isa<llvm::Instruction, llvm::Argument>(value) && varying(value) && value->getType()->isSized();
+  const Tracked tracked = [&](const llvm::Use& use) {
+    const llvm::Value* value = use.get();
+    return llvm::isa<llvm::Instruction, llvm::Argument>(value) && value->getType()->isSized() && held(use);
   };
   const BytesOf bytes_of = [&](const llvm::Value* value) {
     return std::max<uint64_t>(1, layout.getTypeStoreSize(value->getType()).getFixedSize());
@@ -52,8 +53,8 @@ uint64_t peak_varying_bytes(const llvm::Function& function, const std::function<
       for (const llvm::BasicBlock* successor : llvm::successors(&block)) {
         for (const llvm::Value* value : live_in[successor]) out.insert(value);
         for (const llvm::PHINode& phi : successor->phis()) {
-          const llvm::Value* incoming = phi.getIncomingValueForBlock(&block);
-          if (tracked(incoming)) out.insert(incoming);
+          const llvm::Use& incoming = phi.getOperandUse(static_cast<unsigned>(phi.getBasicBlockIndex(&block)));
+          if (tracked(incoming)) out.insert(incoming.get());
         }
       }
       LiveSet in = out;

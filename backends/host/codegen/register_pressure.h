@@ -10,11 +10,14 @@
 
 namespace llvm {
 class Function;
-class Value;
+class Use;
 }  // namespace llvm
 
 namespace cucl::backend::host {
 
-uint64_t peak_varying_bytes(const llvm::Function& function, const std::function<bool(const llvm::Value*)>& varying);
+// `held(use)`: whether the use reads a value that differs between work-items from a register
+// of its own (a value whose every lane follows from lane 0's is read, by a consecutive
+// access or by more such arithmetic, as lane 0's alone).
+uint64_t peak_varying_bytes(const llvm::Function& function, const std::function<bool(const llvm::Use&)>& held);
 
 }  // namespace cucl::backend::host

@@ -683,36 +683,24 @@ struct WidthChoice {
   std::string obstacle;  // then: why
 };
 
-// Varying values whose lanes step by a constant from lane 0's (at `divergence`'s lanes) and
-// that only feed more such values or consecutive accesses: the vector form keeps lane 0's
-// value alone (the rest is implied), in no vector register.
-llvm::DenseSet<const llvm::Value*> kept_as_first_lane(llvm::Function& work_item, WorkItemDivergence& divergence) {
-  const llvm::DataLayout& layout = work_item.getParent()->getDataLayout();
-  auto steps_evenly = [&](const llvm::Value* value) {
-    const LaneStride stride = divergence.stride(value);
-    return stride.affine && stride.proven;
-  };
-  auto only_steps_on = [&](const llvm::Value* value) {
-    const LaneStride stride = divergence.stride(value);
-    return llvm::all_of(value->users(), [&](const llvm::User* user) {
-      if (auto* load = llvm::dyn_cast<llvm::LoadInst>(user)) {
-        return load->isSimple() && consecutive_bytes(layout, load->getType(), stride) != 0;
-      }
-      if (auto* store = llvm::dyn_cast<llvm::StoreInst>(user)) {
-        return store->isSimple() && store->getValueOperand() != value &&
-               consecutive_bytes(layout, store->getValueOperand()->getType(), stride) != 0;
-      }
-      return steps_evenly(user);
-    });
-  };
-  llvm::DenseSet<const llvm::Value*> kept;
-  for (llvm::Instruction& instruction : llvm::instructions(work_item)) {
-    if (divergence.varying(&instruction) && steps_evenly(&instruction) && only_steps_on(&instruction)) kept.insert(&instruction);
+// Whether `use` reads its varying value as a vector (at `divergence`'s lanes): not where
+// the value steps by a constant from lane 0's and the user is a consecutive access through
+// it or more such arithmetic, which the vector form does on lane 0's value alone.
+bool read_as_vector(const llvm::Use& use, WorkItemDivergence& divergence, const llvm::DataLayout& layout) {
+  const llvm::Value* value = use.get();
+  if (!divergence.varying(value)) return false;
+  const LaneStride stride = divergence.stride(value);
+  if (!stride.affine || !stride.proven) return true;
+  const llvm::User* user = use.getUser();
+  if (auto* load = llvm::dyn_cast<llvm::LoadInst>(user)) {
+    return !load->isSimple() || consecutive_bytes(layout, load->getType(), stride) == 0;
   }
-  for (llvm::Argument& argument : work_item.args()) {
-    if (divergence.varying(&argument) && steps_evenly(&argument) && only_steps_on(&argument)) kept.insert(&argument);
+  if (auto* store = llvm::dyn_cast<llvm::StoreInst>(user)) {
+    return !store->isSimple() || use.getOperandNo() != store->getPointerOperandIndex() ||
+           consecutive_bytes(layout, store->getValueOperand()->getType(), stride) == 0;
   }
-  return kept;
+  const LaneStride result = divergence.stride(user);
+  return llvm::isa<llvm::PHINode>(user) || !result.affine || !result.proven;
 }
 
 // The widest width up to `width` at which the work-item's OpenCL vectors stay within
@@ -734,12 +722,10 @@ WidthChoice choose_width(llvm::Function& work_item, WorkItemDivergence& divergen
                       " elements that differ between work-items";
     return choice;
   }
+  const llvm::DataLayout& layout = work_item.getParent()->getDataLayout();
   auto own_bytes_at = [&](unsigned lanes) {
     divergence.set_lanes(lanes);
-    const llvm::DenseSet<const llvm::Value*> scalar = kept_as_first_lane(work_item, divergence);
-    return peak_varying_bytes(work_item, [&](const llvm::Value* value) {
-      return divergence.varying(value) && !scalar.contains(value);
-    });
+    return peak_varying_bytes(work_item, [&](const llvm::Use& use) { return read_as_vector(use, divergence, layout); });
   };
   const uint64_t registers = host_vector_register_bytes();
   uint64_t own_bytes = own_bytes_at(width);

@@ -46,9 +46,9 @@ constexpr unsigned kMinWidth = 4;  // below that the vector form is not worth it
 // vectors in flight. Measured on the H100 machine's Xeon, a chain of 2048 multiply-adds per
 // work-item ran at 146, 297, 575 and 1056 GFLOPS with 8, 16, 32 and 64 work-items, and
 // kernels of many chains or of memory traffic were best at 32 or no worse. Wider than
-// kMaxWidth, work-groups of 16 or 32 along x would find no whole vector: a kernel whose
-// values fit the registers twice as wide gets a second, wide form beside this one
-// (work_group_lowering.cpp).
+// kMaxWidth, work-groups of 16 or 32 along x would find no whole vector: a kernel with a
+// loop whose values fit the registers 4 or 2 times as wide gets a second, wide form beside
+// this one (work_group_lowering.cpp).
 unsigned host_vector_width();
 constexpr unsigned kMaxWidth = 32;
 
