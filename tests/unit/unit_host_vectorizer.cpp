@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 
+#include "backends/host/codegen/sleef_vector_calls.h"
 #include "backends/host/codegen/work_item_vectorizer.h"
 #include "tests/support/llvm_ir_text.h"
 
@@ -27,9 +28,9 @@ constexpr unsigned kWidth = 16;
 // A work-item function `wi(args, context, x, y, z)` with `body` (which may use %args and %x).
 class Vectorized {
  public:
-  explicit Vectorized(const std::string& body) {
+  explicit Vectorized(const std::string& body, const std::string& declarations = "") {
     const std::string text = "define void @wi(ptr noalias %args, ptr noalias %context, i64 %x, i64 %y, i64 %z) {\n" +
-                             body + "}\n" + "declare float @llvm.fmuladd.f32(float, float, float)\n";
+                             body + "}\n" + "declare float @llvm.fmuladd.f32(float, float, float)\n" + declarations;
     module_ = cucl::test::parse_ir(text, context_);
     if (!module_) return;
     result_ = vectorize_work_item(*module_->getFunction("wi"), kWidth);
@@ -252,6 +253,60 @@ TEST(HostVectorizer, LoopsThatWriteMemoryAreNotMasked) {
   ASSERT_NE(v.result().function, nullptr) << v.result().obstacle;
   EXPECT_EQ(v.result().masked_loops, 0u);
   EXPECT_NE(v.vector_text().find("lanes_part"), std::string::npos) << v.vector_text();
+}
+
+// SLEEF's scalar functions (pure, as host_codegen marks them) become calls of their vector
+// forms, a register's lanes at a time (8 floats or 4 doubles with AVX, 4 or 2 without);
+// a function SLEEF has no vector form of stays a call per lane.
+TEST(HostVectorizer, MathLibraryCallsUseItsVectorForms) {
+  Vectorized v(R"(
+  entry:
+    %base = load ptr, ptr %args
+    %a = getelementptr inbounds float, ptr %base, i64 %x
+    %value = load float, ptr %a
+    %sine = call float @Sleef_sinf_u10(float %value)
+    %power = call float @Sleef_powf_u10(float %sine, float %value)
+    %remainder = call float @Sleef_fmodf(float %power, float 3.0)
+    %own = call float @Sleef_madeupf_u10(float %remainder)
+    store float %own, ptr %a
+    %d = getelementptr inbounds double, ptr %base, i64 %x
+    %wide = load double, ptr %d
+    %cosine = call double @Sleef_cos_u10(double %wide)
+    store double %cosine, ptr %d
+    ret void
+  )", R"(
+  declare float @Sleef_sinf_u10(float) readnone nounwind willreturn
+  declare float @Sleef_powf_u10(float, float) readnone nounwind willreturn
+  declare float @Sleef_fmodf(float, float) readnone nounwind willreturn
+  declare float @Sleef_madeupf_u10(float) readnone nounwind willreturn
+  declare double @Sleef_cos_u10(double) readnone nounwind willreturn
+  )");
+  ASSERT_NE(v.result().function, nullptr) << v.result().obstacle;
+  const std::string text = v.vector_text();
+  const unsigned floats = cucl::backend::host::host_register_bytes() / 4, doubles = floats / 2;
+  const std::string f = std::to_string(floats), d = std::to_string(doubles);
+  EXPECT_EQ(occurrences(text, "call <" + f + " x float> @Sleef_sinf" + f + "_u10("), kWidth / floats) << text;
+  EXPECT_EQ(occurrences(text, "call <" + f + " x float> @Sleef_powf" + f + "_u10("), kWidth / floats) << text;
+  EXPECT_EQ(occurrences(text, "call <" + f + " x float> @Sleef_fmodf" + f + "("), kWidth / floats) << text;
+  EXPECT_EQ(occurrences(text, "call <" + d + " x double> @Sleef_cosd" + d + "_u10("), kWidth / doubles) << text;
+  EXPECT_EQ(occurrences(text, "call float @Sleef_madeupf_u10("), kWidth) << text;
+  EXPECT_EQ(occurrences(text, "call float @Sleef_sinf_u10("), 0u) << text;
+}
+
+TEST(HostVectorizer, MathLibraryVectorNames) {
+  using cucl::backend::host::sleef_vector_name;
+  EXPECT_EQ(sleef_vector_name("Sleef_sinf_u10", true, 8), "Sleef_sinf8_u10");
+  EXPECT_EQ(sleef_vector_name("Sleef_sin_u10", false, 4), "Sleef_sind4_u10");
+  EXPECT_EQ(sleef_vector_name("Sleef_erfcf_u15", true, 4), "Sleef_erfcf4_u15");
+  EXPECT_EQ(sleef_vector_name("Sleef_fmodf", true, 8), "Sleef_fmodf8");
+  EXPECT_EQ(sleef_vector_name("Sleef_remainder", false, 2), "Sleef_remainderd2");
+  EXPECT_EQ(sleef_vector_name("Sleef_erf_u10", false, 4), "Sleef_erfd4_u10");
+  EXPECT_EQ(sleef_vector_name("Sleef_hypot_u05_libdevice", false, 4), "");  // not SLEEF's own name
+  EXPECT_EQ(sleef_vector_name("Sleef_sin_u10", true, 8), "");               // a float call of a double name
+  EXPECT_EQ(sleef_vector_name("sinf", true, 8), "");
+  EXPECT_EQ(sleef_vector_name("Sleef_sinf_u10", true, 1), "");
+  EXPECT_TRUE(cucl::backend::host::host_has_function("Sleef_sinf4_u10"));
+  EXPECT_FALSE(cucl::backend::host::host_has_function("Sleef_madeupf4_u10"));
 }
 
 TEST(HostVectorizer, AtomicsRunOncePerLane) {

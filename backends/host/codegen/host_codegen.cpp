@@ -22,6 +22,17 @@ namespace {
 // What generated code may call besides what it defines: SLEEF and the host runtime.
 bool provided_by_host(llvm::StringRef name) { return name.startswith("Sleef_") || name.startswith("cucl_host_"); }
 
+// SLEEF's functions touch no memory the program sees (no errno): said so, their calls are
+// arithmetic to the optimiser and the vectoriser, which calls their vector forms.
+void mark_math_library_pure(llvm::Module& module) {
+  for (llvm::Function& function : module) {
+    if (!function.isDeclaration() || !function.getName().startswith("Sleef_")) continue;
+    function.setDoesNotAccessMemory();
+    function.setDoesNotThrow();
+    function.setWillReturn();
+  }
+}
+
 // libclc-builtins/src/work_group_host.cl: a sequence number and two accumulators.
 constexpr uint64_t kWorkGroupScratchBytes = 3 * 8;
 
@@ -44,6 +55,7 @@ CodegenResult generate_host_code(std::string_view bitcode, const CodegenOptions&
   module->setDataLayout(machine->createDataLayout());
   if (!link_builtin_library(*module, builtins::host_bitcode(), result.log)) return result;
   target_this_cpu(*module);
+  mark_math_library_pure(*module);
   provide_work_group_scratch(*module, kWorkGroupScratchBytes);
   lower_constant_samplers(*module);
   if (std::string mismatch = match_call_abis(*module); !mismatch.empty()) {

@@ -22,6 +22,7 @@
 
 #include "backends/host/codegen/masked_loops.h"
 #include "backends/host/codegen/register_pressure.h"
+#include "backends/host/codegen/sleef_vector_calls.h"
 #include "backends/host/codegen/target_machine.h"
 #include "backends/host/codegen/work_item_divergence.h"
 #include "backends/host/codegen/work_item_resume.h"
@@ -370,6 +371,8 @@ class Widener {
       return;
     } else if (auto* intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction)) {
       result = widen_intrinsic(*intrinsic);
+    } else if (auto* call = llvm::dyn_cast<llvm::CallInst>(&instruction)) {
+      result = widen_library_call(*call);
     }
     if (!result) {
       once_per_lane(instruction);
@@ -571,6 +574,42 @@ class Widener {
     llvm::CallInst* vector_call = b_.CreateCall(declaration, arguments);
     if (llvm::isa<llvm::FPMathOperator>(call)) vector_call->copyFastMathFlags(&call);
     return vector_call;
+  }
+
+  // A call of SLEEF's scalar function as calls of its vector form, a register's lanes at a
+  // time; null where it has none.
+  llvm::Value* widen_library_call(llvm::CallInst& call) {
+    const llvm::Function* callee = call.getCalledFunction();
+    llvm::Type* type = call.getType();
+    if (!callee || !(type->isFloatTy() || type->isDoubleTy())) return nullptr;
+    if (llvm::any_of(call.args(), [&](const llvm::Use& argument) { return argument->getType() != type; })) return nullptr;
+    const unsigned lanes = std::min(width_, host_register_bytes() / (type->getScalarSizeInBits() / 8));
+    const std::string name = sleef_vector_name(callee->getName(), type->isFloatTy(), lanes);
+    if (name.empty() || !host_has_function(name)) return nullptr;
+    auto* chunk_type = llvm::FixedVectorType::get(type, lanes);
+    std::vector<llvm::Type*> parameters(call.arg_size(), chunk_type);
+    llvm::FunctionCallee vector_function =
+        target_.getParent()->getOrInsertFunction(name, llvm::FunctionType::get(chunk_type, parameters, false));
+    if (auto* declared = llvm::dyn_cast<llvm::Function>(vector_function.getCallee())) {
+      declared->copyAttributesFrom(callee);
+    }
+    std::vector<llvm::Value*> arguments;
+    for (const llvm::Use& argument : call.args()) arguments.push_back(vector(argument.get()));
+    std::vector<llvm::Value*> results;
+    for (unsigned first = 0; first < width_; first += lanes) {
+      std::vector<llvm::Value*> chunk;
+      for (llvm::Value* argument : arguments) chunk.push_back(b_.CreateShuffleVector(argument, consecutive_mask(first, lanes)));
+      llvm::CallInst* vector_call = b_.CreateCall(vector_function, chunk);
+      vector_call->setCallingConv(call.getCallingConv());
+      results.push_back(vector_call);
+    }
+    return llvm::concatenateVectors(b_, results);
+  }
+
+  static llvm::SmallVector<int, 16> consecutive_mask(unsigned first, unsigned count) {
+    llvm::SmallVector<int, 16> mask;
+    for (unsigned i = 0; i < count; ++i) mask.push_back(static_cast<int>(first + i));
+    return mask;
   }
 
   // A value of a masked loop that SSA construction gives once the whole function is written:
@@ -842,17 +881,19 @@ WorkItemVectorization vectorize_work_item(llvm::Function& work_item, unsigned wi
   return result;
 }
 
-uint64_t host_vector_register_bytes() {
+namespace {
+
+bool host_has_feature(const char* feature) {
   const std::string features = "," + host_target().features + ",";
-  auto has = [&](const char* feature) { return features.find(std::string(",+") + feature + ",") != std::string::npos; };
-  const uint64_t count = has("avx512f") ? 32 : 16;
-  return count * (has("avx") ? 32 : 16);
+  return features.find(std::string(",+") + feature + ",") != std::string::npos;
 }
 
-unsigned host_vector_width() {
-  const std::string features = "," + host_target().features + ",";
-  const bool avx = features.find(",+avx,") != std::string::npos;
-  return std::min(kMaxWidth, 4 * (avx ? 8u : 4u));
-}
+}  // namespace
+
+unsigned host_register_bytes() { return host_has_feature("avx") ? 32 : 16; }
+
+uint64_t host_vector_register_bytes() { return (host_has_feature("avx512f") ? 32 : 16) * uint64_t{host_register_bytes()}; }
+
+unsigned host_vector_width() { return std::min(kMaxWidth, 4 * (host_register_bytes() / 4)); }
 
 }  // namespace cucl::backend::host

@@ -52,6 +52,10 @@ constexpr unsigned kMinWidth = 4;  // below that the vector form is not worth it
 unsigned host_vector_width();
 constexpr unsigned kMaxWidth = 32;
 
+// The bytes of one vector register as LLVM uses them on this CPU (32 with AVX, AVX-512
+// included, else 16).
+unsigned host_register_bytes();
+
 // The bytes of this CPU's vector registers (16 or, with AVX-512, 32 of 16 or 32 bytes): a
 // kernel takes a width at which the values its work-items hold at once
 // (register_pressure.h) fit them, for a kernel that holds more spends its time spilling.
