@@ -415,6 +415,39 @@ TEST_P(HostVectorization, LoopsLeftAtIterationsOfEachWorkItem) {
   }
 }
 
+// An address computed inside a loop that work-items leave at iterations of their own and
+// used after it: each lane's from the iteration it left in, so consecutive work-items'
+// addresses do not step alike even where they did inside the loop.
+TEST_P(HostVectorization, AddressesLeavingALoopAtIterationsOfEachWorkItem) {
+  BuiltProgram program(env, R"(
+    kernel void leave(global const int* marks, global int* out, long n) {
+      long i = get_global_id(0);  // 64-bit: no run-time check stands behind a wrong step
+      long at = i, k = 0;
+      while (marks[at] != 0) {
+        ++k;
+        at = i + k * n;
+      }
+      out[at] = (int)i;
+    })");
+  cl_kernel kernel = program.kernel("leave");
+  ASSERT_NE(kernel, nullptr);
+  for (const Range1d& range : kRanges) {
+    SCOPED_TRACE(describe(range));
+    const size_t count = range.global;
+    const std::vector<int> steps = random_ints(count, 0, 3, 31);
+    std::vector<int> marks(4 * count, 0);
+    for (size_t i = 0; i < count; ++i) {
+      for (int k = 0; k < steps[i]; ++k) marks[i + static_cast<size_t>(k) * count] = 1;
+    }
+    Buffer<int> input(env, marks), out(env, 4 * count + kTail, -1);
+    set_args(kernel, input.get(), out.get(), static_cast<cl_long>(count));
+    ASSERT_TRUE(run(env, kernel, range));
+    std::vector<int> expected_out(4 * count + kTail, -1);
+    for (size_t i = 0; i < count; ++i) expected_out[i + static_cast<size_t>(steps[i]) * count] = static_cast<int>(i);
+    EXPECT_TRUE(same_values(out.read(), expected_out));
+  }
+}
+
 // if/else on the work-item's parity (and, nested, on gid % 3 and on loaded data), each
 // branch storing to a buffer of its own, and values from both branches merged after them.
 TEST_P(HostVectorization, BranchesDivergentByWorkItem) {

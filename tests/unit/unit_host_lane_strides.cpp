@@ -27,13 +27,17 @@ constexpr unsigned kLanes = 8;
 // The strides of the values of `wi(args, context, x, y, z)` with `body`.
 class Strides {
  public:
-  explicit Strides(const std::string& body) {
+  explicit Strides(const std::string& body, const std::string& leaving = "") {
     const std::string text = "define void @wi(ptr noalias %args, ptr noalias %context, i64 %x, i64 %y, i64 %z) {\n" +
                              body + "}\n";
     module_ = cucl::test::parse_ir(text, context_);
     if (!module_) return;
     llvm::Function& function = *module_->getFunction("wi");
-    divergence_.emplace(function, *function.getArg(2));
+    llvm::DenseSet<const llvm::Value*> seeds;
+    for (llvm::Instruction& instruction : llvm::instructions(function)) {
+      if (!leaving.empty() && instruction.getName() == leaving) seeds.insert(&instruction);
+    }
+    divergence_.emplace(function, *function.getArg(2), seeds);
     divergence_->set_lanes(kLanes);
   }
 
@@ -155,6 +159,28 @@ TEST(HostLaneStrides, PhisOfValuesThatStepAlikeStepSoToo) {
   expect_steps(s.of("same"), 1, true);
   EXPECT_FALSE(s.of("different").affine);
   EXPECT_FALSE(s.of("i").affine);  // an induction: it depends on itself
+}
+
+// x + k where k counts a loop's iterations: each lane leaves the loop (run under a mask) at
+// an iteration of its own, so after it the lanes' sums do not step by 1 even though x does
+// and k is the same for the lanes still inside.
+TEST(HostLaneStrides, WhatLeavesAMaskedLoopStepsByNothingKnown) {
+  Strides s(R"(
+  entry:
+    br label %loop
+  loop:
+    %k = phi i64 [ 0, %entry ], [ %k.next, %loop ]
+    %sum = add i64 %x, %k
+    %k.next = add i64 %k, 1
+    %limit = load i64, ptr %args
+    %done = icmp uge i64 %sum, %limit
+    br i1 %done, label %exit, label %loop
+  exit:
+    %after = add i64 %sum, 4
+    ret void
+  )", "sum");
+  EXPECT_FALSE(s.of("sum").affine);
+  EXPECT_FALSE(s.of("after").affine);
 }
 
 }  // namespace

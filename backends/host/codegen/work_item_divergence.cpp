@@ -114,7 +114,10 @@ void WorkItemDivergence::set_lanes(unsigned lanes) {
 LaneStride WorkItemDivergence::stride(const llvm::Value* value) {
   if (auto found = strides_.find(value); found != strides_.end()) return found->second;
   LaneStride result;
-  if (!varying(value)) {
+  if (seeds_.contains(value)) {
+    // What leaves a masked loop holds each lane's value from an iteration of its own: its
+    // operands' strides say nothing of it.
+  } else if (!varying(value)) {
     result = uniform_stride(value);
   } else if (value == &lane_index_) {
     result = {true, 1, true, static_cast<unsigned>(llvm::Log2_32(lanes_))};
@@ -199,11 +202,10 @@ LaneStride WorkItemDivergence::compute_stride(const llvm::Value* value) {
 
 // The vector form's branches are uniform (where lanes part, they go on one by one in the
 // resume function; masked loops branch on whether any lane is left), so all lanes reach a
-// phi from one block: with incoming values that step alike, it steps so too. Not so a phi
-// of what leaves a masked loop (a seed: each lane's from an iteration of its own). A phi
-// that depends on itself (an induction) is taken as unknown while it is being computed.
+// phi from one block: with incoming values that step alike, it steps so too (not the phis of
+// what leaves a masked loop: seeds, which stride() leaves unknown). A phi that depends on
+// itself (an induction) is taken as unknown while it is being computed.
 LaneStride WorkItemDivergence::merged_stride(const llvm::PHINode& phi) {
-  if (seeds_.contains(&phi)) return {};
   strides_[&phi] = {};
   std::optional<LaneStride> merged;
   for (const llvm::Value* incoming : phi.incoming_values()) {
