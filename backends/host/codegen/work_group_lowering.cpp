@@ -346,24 +346,25 @@ void vectorize_forms(WorkItemForms& forms, const std::string& name) {
   fold_exit_trampolines(*forms.scalar);  // the same work-item, with more loops of one exit block (masked_loops.h)
   const unsigned width = host_vector_width();
   // A kernel with a loop (a chain of dependent steps, whose latency more independent vectors
-  // hide) tries 4 and 2 times the width first: where one takes it whole, the narrow form
-  // follows. Straight-line code gains nothing from it but the build time.
+  // hide) also gets a form 4 or 2 times as wide where its values fit the registers so. The
+  // narrow form is tried first: what rules it out (obstacles, lane-by-lane work, size,
+  // registers) rules out every wider one too, and each try builds a whole form.
+  // Straight-line code gains nothing from a wide form but the build time.
   llvm::SmallVector<std::pair<const llvm::BasicBlock*, const llvm::BasicBlock*>, 4> back_edges;
   llvm::FindFunctionBackedges(*forms.scalar, back_edges);
-  WorkItemVectorization vectorized;
-  for (unsigned factor = back_edges.empty() ? 1 : kWideFactor; factor >= 1; factor /= 2) {
-    // per-lane work may pass the growth bound only so wide
-    vectorized = vectorize_work_item(*forms.scalar, factor * width);
-    if (!vectorized.function) continue;
-    if (vectorized.width > width) {
-      WorkItemVectorization narrow = vectorize_work_item(*forms.scalar, width);
-      if (narrow.function) {
-        forms.wide = vectorized.function;
-        forms.wide_width = vectorized.width;
-        vectorized = narrow;
+  WorkItemVectorization vectorized = vectorize_work_item(*forms.scalar, width);
+  if (vectorized.function && vectorized.width == width && !back_edges.empty()) {
+    for (unsigned factor = kWideFactor; factor > 1; factor /= 2) {
+      WorkItemVectorization wide = vectorize_work_item(*forms.scalar, factor * width);
+      if (wide.function && wide.width > width) {
+        forms.wide = wide.function;
+        forms.wide_width = wide.width;
+        break;
       }
+      if (wide.function) wide.function->eraseFromParent();  // the registers took it down to the narrow width
+      // Half as wide is at least half as large: try it only where it may pass the bound.
+      if (!wide.size || uint64_t{wide.size} * (factor / 2) * width > uint64_t{wide.size_bound} * wide.width) break;
     }
-    break;
   }
   forms.vector = vectorized.function;
   forms.width = vectorized.width;

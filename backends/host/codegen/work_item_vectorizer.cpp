@@ -17,6 +17,7 @@
 #include <llvm/Transforms/Utils/SSAUpdater.h>
 
 #include <functional>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -33,6 +34,10 @@ namespace {
 
 constexpr unsigned kLaneIndexParameter = 2;  // (args, context, x, y, z)
 constexpr unsigned kMaxGrowth = 3;
+// Branches where lanes may part times the work-item's instructions: past this the resume
+// function's liveness walks and SSA repair take seconds (the half-precision math builtins
+// inlined: 928 such branches in 9303 instructions), and such kernels gain little.
+constexpr uint64_t kMostResumeWork = 200000;
 
 // Writes the vector form of `source` into the empty function `target`, block by block in
 // reverse post-order, so that every operand is made before its users (phis last).
@@ -69,6 +74,7 @@ class Widener {
       b_.SetInsertPoint(blocks_[block]);
       for (llvm::Instruction& instruction : *block) emit(instruction);
       ends_[block] = b_.GetInsertBlock();
+      if (emitted_ > budget_) return;  // too large already: left unfinished, for the caller to drop
     }
     for (auto [source_phi, target_phi] : phis_) fill(*source_phi, *target_phi);
     for (LoopState& state : loops_) resolve(state);
@@ -78,6 +84,15 @@ class Widener {
   // the shuffles that take a lane's vector operands out and put its vector result in).
   unsigned widened() const { return widened_; }
   unsigned per_lane() const { return per_lane_; }
+  // Stops writing the form once it has about this many instructions (each lane-by-lane
+  // instruction counts `width` times): run() then leaves it unfinished and finished() false.
+  void limit_size(unsigned instructions) { budget_ = instructions; }
+  bool finished() const { return emitted_ <= budget_; }
+  // The whole form's size, as far as the part written tells.
+  unsigned estimated_size() const {
+    const uint64_t source = source_.getInstructionCount();
+    return static_cast<unsigned>(std::min<uint64_t>(uint64_t{emitted_} * source / std::max(written_, 1u), ~0u));
+  }
 
   // A varying value of a vector type <N x E> is one vector of width * N elements, lane by
   // lane: lane l's elements are l * N .. l * N + N - 1.
@@ -147,6 +162,8 @@ class Widener {
   }
 
   void emit(llvm::Instruction& instruction) {
+    ++emitted_;
+    ++written_;
     if (auto* intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction); intrinsic && intrinsic->isAssumeLikeIntrinsic()) {
       return;  // debug records, lifetimes and assumptions of one work-item say nothing of a vector
     }
@@ -322,6 +339,7 @@ class Widener {
   // Runs `instruction` for lane 0, 1, ... in turn; a result is gathered into a vector.
   void once_per_lane(llvm::Instruction& instruction) {
     per_lane_ += 1;
+    emitted_ += 2 * width_;  // a copy per lane and the moving of its result into the vector
     for (const llvm::Value* value : instruction.operand_values()) per_lane_ += value->getType()->isVectorTy() ? 2 : 0;
     per_lane_ += instruction.getType()->isVectorTy() ? 2 : 0;
     llvm::Value* result = instruction.getType()->isVoidTy() ? nullptr : llvm::PoisonValue::get(vector_of(instruction.getType()));
@@ -711,6 +729,9 @@ class Widener {
   std::vector<LoopState> loops_;
   llvm::DenseMap<const llvm::BasicBlock*, unsigned> masked_loop_of_;  // block -> its masked loop
   const llvm::BasicBlock* current_ = nullptr;                          // the source block being written
+  unsigned emitted_ = 0;                                               // instructions written, about
+  unsigned written_ = 0;                                               // of the source's
+  unsigned budget_ = std::numeric_limits<unsigned>::max();
 };
 
 }  // namespace
@@ -839,6 +860,11 @@ WorkItemVectorization vectorize_work_item(llvm::Function& work_item, unsigned wi
     });
     if (!exits_masked_loop) parting.push_back(block);
   }
+  if (!parting.empty() && uint64_t{parting.size()} * work_item.getInstructionCount() > kMostResumeWork) {
+    result.obstacle = std::to_string(parting.size()) + " branches where work-items may part, in " +
+                      std::to_string(work_item.getInstructionCount()) + " instructions";
+    return result;
+  }
   if (!parting.empty()) {
     resume = make_resume_function(
         work_item, parting, [&](const llvm::Value* value) { return divergence.varying(value); }, width);
@@ -852,17 +878,36 @@ WorkItemVectorization vectorize_work_item(llvm::Function& work_item, unsigned wi
   vector->copyAttributesFrom(&work_item);
   vector->setLinkage(llvm::GlobalValue::InternalLinkage);
   for (unsigned i = 0; i < work_item.arg_size(); ++i) vector->getArg(i)->setName(work_item.getArg(i)->getName());
+  const unsigned bound = kMaxGrowth * work_item.getInstructionCount() + 600;
+  const unsigned resume_size = resume.function ? resume.function->getInstructionCount() : 0;
   Widener widener(work_item, divergence, resume, masked, width, *vector);
+  widener.limit_size(bound > resume_size ? bound - resume_size : 0);
   widener.run();
+  if (!widener.finished()) {
+    // Past the growth bound while being written (a kernel of many lane-by-lane calls, 32
+    // copies each): not finished, for the build time it would cost.
+    vector->eraseFromParent();
+    if (resume.function) resume.function->eraseFromParent();
+    result.obstacle = "its vector form would be more than " + std::to_string(bound) + " instructions, for " +
+                      std::to_string(work_item.getInstructionCount());
+    result.size = widener.estimated_size() + resume_size;
+    result.size_bound = bound;
+    return result;
+  }
   // Lane-by-lane work costs as much as before plus the moving in and out of vectors: where it
   // outweighs the vector work, the vector form would be slower and only larger.
   // And the build time grows with the code: the vector and resume forms together may be a
   // few times the work-item's size (kernels of many branches that differ between work-items,
   // such as the half-precision math builtins, would be many times larger and gain little).
   const unsigned grown = vector->getInstructionCount() + (resume.function ? resume.function->getInstructionCount() : 0);
-  if (widener.per_lane() > widener.widened() || grown > kMaxGrowth * work_item.getInstructionCount() + 600) {
+  const bool mostly_per_lane = widener.per_lane() > widener.widened();  // the same at every width
+  if (mostly_per_lane || grown > bound) {
     vector->eraseFromParent();
     if (resume.function) resume.function->eraseFromParent();
+    if (!mostly_per_lane) {
+      result.size = grown;
+      result.size_bound = bound;
+    }
     result.obstacle = "its vector form would do most of its work one work-item at a time (calls, atomics) or be " +
                       std::to_string(grown) + " instructions, for " + std::to_string(work_item.getInstructionCount());
     return result;

@@ -26,6 +26,10 @@ struct WorkItemVectorization {
   llvm::Function* function = nullptr;  // null when not vectorised
   unsigned width = 0;                  // work-items it runs at once
   std::string obstacle;                // then: why not
+  // Then, where only its size ruled it out: that size and the most allowed. Its per-lane
+  // part shrinks with the width, so half as wide is at least half as large.
+  unsigned size = 0;
+  unsigned size_bound = 0;
   unsigned masked_loops = 0;           // loops it runs under a mask (masked_loops.h)
 };
 
