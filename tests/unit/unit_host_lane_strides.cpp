@@ -113,6 +113,26 @@ TEST(HostLaneStrides, NothingIsClaimedOfValuesThatCrossABlock) {
   EXPECT_FALSE(s.of("rem.down").affine);     // lanes stepping down leave the block
 }
 
+// A char2 loaded as an i16 and its low byte sign-extended, as mad_sat(char2) is written:
+// the zext's high bits agree in every lane, but the shift moves the bits that differ into
+// them. Claiming the lanes agree made the vector form compute lane 0's value for all.
+TEST(HostLaneStrides, ShiftsThatMoveDifferingBitsUpClaimNothing) {
+  Strides s(R"(
+  entry:
+    %p = getelementptr inbounds i16, ptr %args, i64 %x
+    %pair = load i16, ptr %p
+    %wide = zext i16 %pair to i32
+    %low = shl i32 %wide, 24
+    %byte = ashr exact i32 %low, 24
+    %high = lshr i32 %wide, 16
+    ret void
+  )");
+  EXPECT_EQ(s.of("wide").agree_from, 16u);
+  EXPECT_FALSE(s.of("low").affine);
+  EXPECT_FALSE(s.of("byte").affine);
+  expect_steps(s.of("high"), 0, true);  // only the zeros above bit 16 are left
+}
+
 // `(long)(int)i` as InstCombine writes it: shl then ashr exact by 32.
 TEST(HostLaneStrides, SignExtensionOfAnAlignedIndexIsExact) {
   Strides s(R"(
@@ -151,6 +171,9 @@ TEST(HostLaneStrides, PhisOfValuesThatStepAlikeStepSoToo) {
   loop:
     %i = phi i64 [ %x, %join ], [ %next, %loop ]
     %next = add i64 %i, 1
+    %doubled = phi i64 [ %x, %join ], [ %doubled.next, %loop ]
+    %doubled.next = add i64 %doubled, %x
+    %kept = phi i64 [ %same, %join ], [ %kept, %loop ]
     %done = icmp eq i64 %next, 100
     br i1 %done, label %exit, label %loop
   exit:
@@ -158,7 +181,13 @@ TEST(HostLaneStrides, PhisOfValuesThatStepAlikeStepSoToo) {
   )");
   expect_steps(s.of("same"), 1, true);
   EXPECT_FALSE(s.of("different").affine);
-  EXPECT_FALSE(s.of("i").affine);  // an induction: it depends on itself
+  // Inductions: assumed to step as their start does, which the loop then confirms...
+  expect_steps(s.of("i"), 1, true);
+  expect_steps(s.of("next"), 1, true);
+  expect_steps(s.of("kept"), 1, true);
+  // ... or not: each iteration adds another step.
+  EXPECT_FALSE(s.of("doubled").affine);
+  EXPECT_FALSE(s.of("doubled.next").affine);
 }
 
 // x + k where k counts a loop's iterations: each lane leaves the loop (run under a mask) at

@@ -345,12 +345,57 @@ TEST(HostVectorizer, OpenClVectorsNarrowTheWidth) {
     ret void
   )");
   ASSERT_NE(v.result().function, nullptr) << v.result().obstacle;
-  EXPECT_EQ(v.result().width, 4u);
+  const unsigned width = cucl::backend::host::kMaxLaneElements / 4;
+  EXPECT_EQ(v.result().width, width);
   const std::string text = v.vector_text();
-  EXPECT_EQ(occurrences(text, "load <16 x float>"), 1u) << text;
-  EXPECT_EQ(occurrences(text, "store <16 x float>"), 1u) << text;
-  EXPECT_EQ(occurrences(text, "fadd <4 x float>"), 1u) << text;  // one element of each of the 4 lanes
+  const std::string lanes = std::to_string(width), elements = std::to_string(4 * width);
+  EXPECT_EQ(occurrences(text, "load <" + elements + " x float>"), 1u) << text;
+  EXPECT_EQ(occurrences(text, "store <" + elements + " x float>"), 1u) << text;
+  EXPECT_EQ(occurrences(text, "fadd <" + lanes + " x float>"), 1u) << text;  // one element of each lane
   EXPECT_NE(text.find("<i32 3, i32 2, i32 1, i32 0, i32 7, i32 6, i32 5, i32 4,"), std::string::npos) << text;
+}
+
+// Addresses that step by a constant from lane 0's are carried as lane 0's alone, through phis
+// too: the phi and the pointer arithmetic stay scalar, and no vector of addresses is made
+// for the consecutive accesses through them.
+TEST(HostVectorizer, SteppingAddressesStayScalarThroughPhis) {
+  Vectorized v(R"(
+  entry:
+    %base = load ptr, ptr %args
+    %pick = load i1, ptr %context
+    br i1 %pick, label %left, label %right
+  left:
+    %a = getelementptr inbounds float, ptr %base, i64 %x
+    br label %loop
+  right:
+    %shifted = add i64 %x, 64
+    %b = getelementptr inbounds float, ptr %base, i64 %shifted
+    br label %loop
+  loop:
+    %k = phi i64 [ 0, %left ], [ 0, %right ], [ %k.next, %loop ]
+    %address = phi ptr [ %a, %left ], [ %b, %right ], [ %address, %loop ]
+    %value = load float, ptr %address
+    %twice = fmul float %value, 2.0
+    store float %twice, ptr %address
+    %k.next = add i64 %k, 1
+    %done = icmp eq i64 %k.next, 8
+    br i1 %done, label %exit, label %loop
+  exit:
+    %as_float = uitofp i64 %x to float
+    %out = getelementptr inbounds float, ptr %base, i64 %x
+    store float %as_float, ptr %out
+    ret void
+  )");
+  ASSERT_NE(v.result().function, nullptr) << v.result().obstacle;
+  const std::string text = v.vector_text();
+  EXPECT_EQ(occurrences(text, "phi ptr"), 1u) << text;
+  EXPECT_EQ(occurrences(text, "x ptr>"), 0u) << text;
+  EXPECT_EQ(occurrences(text, "load <16 x float>"), 1u) << text;
+  EXPECT_EQ(occurrences(text, "store <16 x float>"), 2u) << text;
+  EXPECT_EQ(occurrences(text, "gather"), 0u) << text;
+  // Where each lane's value is read as a number, it is made from lane 0's by its steps.
+  EXPECT_EQ(occurrences(text, "uitofp <16 x i64>"), 1u) << text;
+  EXPECT_NE(text.find("<i64 0, i64 1, i64 2, i64 3,"), std::string::npos) << text;
 }
 
 TEST(HostVectorizer, PrivateArraysKeepAKernelScalar) {

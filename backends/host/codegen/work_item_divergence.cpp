@@ -109,6 +109,7 @@ bool WorkItemDivergence::within_block(const LaneStride& x, unsigned field_bits) 
 void WorkItemDivergence::set_lanes(unsigned lanes) {
   lanes_ = lanes;
   strides_.clear();
+  computed_.clear();
 }
 
 LaneStride WorkItemDivergence::stride(const llvm::Value* value) {
@@ -130,7 +131,13 @@ LaneStride WorkItemDivergence::stride(const llvm::Value* value) {
     result.agree_from = std::min(result.agree_from, result.aligned);
   }
   strides_[value] = result;
+  computed_.push_back(value);
   return result;
+}
+
+void WorkItemDivergence::forget_since(size_t mark) {
+  for (size_t i = mark; i < computed_.size(); ++i) strides_.erase(computed_[i]);
+  computed_.resize(mark);
 }
 
 namespace {
@@ -203,10 +210,42 @@ LaneStride WorkItemDivergence::compute_stride(const llvm::Value* value) {
 // The vector form's branches are uniform (where lanes part, they go on one by one in the
 // resume function; masked loops branch on whether any lane is left), so all lanes reach a
 // phi from one block: with incoming values that step alike, it steps so too (not the phis of
-// what leaves a masked loop: seeds, which stride() leaves unknown). A phi that depends on
-// itself (an induction) is taken as unknown while it is being computed.
+// what leaves a masked loop: seeds, which stride() leaves unknown).
+// A phi that depends on itself (an induction, a value carried around a loop) is first taken
+// as unknown; if then only the values from outside its cycle step alike, it is assumed to
+// step as they do and its cycle computed again, until the assumption is what the cycle
+// gives back (each lane's value then steps so in every iteration, by induction), else it
+// is unknown. What was computed under an assumption that failed is forgotten.
 LaneStride WorkItemDivergence::merged_stride(const llvm::PHINode& phi) {
+  const size_t mark = computed_.size();
   strides_[&phi] = {};
+  LaneStride merged = merged_incoming_stride(phi);
+  if (merged.affine) return merged;
+  std::optional<LaneStride> assumed;
+  for (const llvm::Value* incoming : phi.incoming_values()) {
+    const LaneStride one = stride(incoming);
+    if (!one.affine) continue;
+    if (assumed && assumed->step != one.step) return {};
+    if (!assumed) assumed = one;
+    assumed->proven = assumed->proven && one.proven;
+    assumed->aligned = std::min(assumed->aligned, one.aligned);
+    assumed->agree_from = std::max(assumed->agree_from, one.agree_from);
+  }
+  for (int attempt = 0; assumed && attempt < 3; ++attempt) {
+    forget_since(mark);
+    strides_[&phi] = *assumed;
+    const LaneStride given = merged_incoming_stride(phi);
+    if (!given.affine || given.step != assumed->step) break;
+    if (given.proven == assumed->proven && given.aligned == assumed->aligned && given.agree_from == assumed->agree_from) {
+      return given;
+    }
+    assumed = given;  // weaker: try again with it
+  }
+  forget_since(mark);
+  return {};
+}
+
+LaneStride WorkItemDivergence::merged_incoming_stride(const llvm::PHINode& phi) {
   std::optional<LaneStride> merged;
   for (const llvm::Value* incoming : phi.incoming_values()) {
     const LaneStride one = stride(incoming);
@@ -267,8 +306,10 @@ LaneStride WorkItemDivergence::compute_operation_stride(const llvm::Instruction&
       const LaneStride a = operand(varying_side);
       const unsigned bits = instruction->getType()->getScalarSizeInBits();
       if (!a.affine && !multiply && a.agree_from < LaneStride::kAllBits && factor->getValue().ult(bits)) {
+        // x's differing low bits move up by the shift; where they reach the top, nothing of the
+        // result is known to agree (its new low bits are zeros, but not tracked).
         const unsigned agree_from = a.agree_from + static_cast<unsigned>(factor->getZExtValue());
-        if (agree_from >= bits) return same_in_every_lane(bits);
+        if (agree_from >= bits) return {};
         LaneStride agreeing;
         agreeing.agree_from = agree_from;
         return agreeing;

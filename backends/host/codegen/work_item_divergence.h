@@ -75,6 +75,8 @@ class WorkItemDivergence {
   LaneStride compute_stride(const llvm::Value* value);
   LaneStride compute_operation_stride(const llvm::Instruction& instruction);
   LaneStride merged_stride(const llvm::PHINode& phi);
+  LaneStride merged_incoming_stride(const llvm::PHINode& phi);
+  void forget_since(size_t mark);  // the strides computed since computed_ had `mark` entries
   LaneStride divided(const llvm::Instruction& division, const LaneStride& dividend, uint64_t divisor);
   LaneStride masked(const llvm::Instruction& mask, const LaneStride& x, const llvm::APInt& bits);
   LaneStride shifted_right(const llvm::Instruction& shift, const LaneStride& x, unsigned bits);
@@ -90,6 +92,7 @@ class WorkItemDivergence {
   llvm::DenseSet<const llvm::Value*> varying_;
   unsigned lanes_ = 1;
   llvm::DenseMap<const llvm::Value*, LaneStride> strides_;
+  std::vector<const llvm::Value*> computed_;  // strides_'s keys in the order computed
   std::string obstacle_;
   std::vector<const llvm::BasicBlock*> divergent_branches_;
 };

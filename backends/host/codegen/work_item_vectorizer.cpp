@@ -39,6 +39,20 @@ constexpr unsigned kMaxGrowth = 3;
 // inlined: 928 such branches in 9303 instructions), and such kernels gain little.
 constexpr uint64_t kMostResumeWork = 200000;
 
+// A varying integer or pointer that steps by a constant from lane 0's value (an index, an
+// address): the vector form computes lane 0's value alone, as a scalar, and makes the vector
+// of every lane's only where one is read, so that none is held across loops and blocks.
+bool carried_as_lane_zero(const llvm::Instruction& instruction, WorkItemDivergence& divergence) {
+  if (!divergence.varying(&instruction) || WorkItemDivergence::per_lane(instruction)) return false;
+  if (!llvm::isa<llvm::BinaryOperator, llvm::CastInst, llvm::GetElementPtrInst, llvm::SelectInst, llvm::PHINode>(instruction)) {
+    return false;
+  }
+  if (!instruction.getType()->isIntegerTy() && !instruction.getType()->isPointerTy()) return false;
+  if (llvm::any_of(instruction.operands(), [](const llvm::Use& use) { return use->getType()->isVectorTy(); })) return false;
+  const LaneStride stride = divergence.stride(&instruction);
+  return stride.affine && stride.proven;
+}
+
 // Writes the vector form of `source` into the empty function `target`, block by block in
 // reverse post-order, so that every operand is made before its users (phis last).
 class Widener {
@@ -67,8 +81,7 @@ class Widener {
     b_.SetInsertPoint(blocks_[&source_.getEntryBlock()]);
     if (!resume_.points.empty()) make_state_buffer();
     llvm::Value* first = target_.getArg(kLaneIndexParameter);
-    vectors_[source_.getArg(kLaneIndexParameter)] =
-        b_.CreateAdd(splat(first), b_.CreateStepVector(vector_of(first->getType())), "lanes");
+    lane_zero_[source_.getArg(kLaneIndexParameter)] = first;
     for (llvm::BasicBlock* block : order) {
       current_ = block;
       b_.SetInsertPoint(blocks_[block]);
@@ -136,6 +149,7 @@ class Widener {
 
   llvm::Value* lane(llvm::Value* value, unsigned lane) {
     if (!divergence_.varying(value)) return scalar(value);
+    if (llvm::Value* first = lane_zero_here(value)) return stepped(first, divergence_.stride(value).step * int64_t{lane});
     llvm::Value* lanes = lanes_of(value);
     const unsigned n = elements(value->getType());
     if (!value->getType()->isVectorTy()) return b_.CreateExtractElement(lanes, b_.getInt64(lane));
@@ -168,10 +182,14 @@ class Widener {
       return;  // debug records, lifetimes and assumptions of one work-item say nothing of a vector
     }
     if (auto* phi = llvm::dyn_cast<llvm::PHINode>(&instruction)) {
-      const bool varying = divergence_.varying(phi);
-      llvm::PHINode* copy = b_.CreatePHI(varying ? vector_of(phi->getType()) : phi->getType(), phi->getNumIncomingValues(),
-                                         phi->getName());
-      (varying ? vectors_ : scalars_)[phi] = copy;
+      const bool as_vector = divergence_.varying(phi) && !carried_as_lane_zero(*phi, divergence_);
+      llvm::PHINode* copy = b_.CreatePHI(as_vector ? vector_of(phi->getType()) : phi->getType(),
+                                         phi->getNumIncomingValues(), phi->getName());
+      if (!divergence_.varying(phi)) {
+        scalars_[phi] = copy;
+      } else {
+        (as_vector ? vectors_ : lane_zero_)[phi] = copy;
+      }
       phis_.emplace_back(phi, copy);
     } else if (instruction.isTerminator()) {
       emit_terminator(instruction);
@@ -332,7 +350,9 @@ class Widener {
       current_ = source_phi.getIncomingBlock(i);
       b_.SetInsertPoint(end->getTerminator());
       llvm::Value* value = source_phi.getIncomingValue(i);
-      target_phi.addIncoming(varying ? vector(value) : scalar(value), end);
+      llvm::Value* incoming = scalar(value);
+      if (varying) incoming = lane_zero_.lookup(&source_phi) == &target_phi ? lane(value, 0) : vector(value);
+      target_phi.addIncoming(incoming, end);
     }
   }
 
@@ -354,6 +374,15 @@ class Widener {
   }
 
   void widen(llvm::Instruction& instruction) {
+    if (carried_as_lane_zero(instruction, divergence_)) {
+      llvm::Instruction* first = instruction.clone();
+      for (unsigned i = 0; i < first->getNumOperands(); ++i) first->setOperand(i, lane(instruction.getOperand(i), 0));
+      first->setDebugLoc(llvm::DebugLoc());
+      b_.Insert(first, instruction.getName());
+      lane_zero_[&instruction] = first;
+      ++widened_;
+      return;
+    }
     llvm::Value* result = nullptr;
     if (auto* binary = llvm::dyn_cast<llvm::BinaryOperator>(&instruction)) {
       result = b_.CreateBinOp(binary->getOpcode(), vector(binary->getOperand(0)), vector(binary->getOperand(1)));
@@ -512,7 +541,6 @@ class Widener {
   llvm::Value* widen_load(llvm::LoadInst& load) {
     if (!load.isSimple()) return nullptr;
     llvm::Type* type = vector_of(load.getType());
-    llvm::Value* pointers = vector(load.getPointerOperand());
     const LaneStride stride = divergence_.stride(load.getPointerOperand());
     // In a masked loop, lanes that have left it may hold any address: they load nothing.
     llvm::Value* mask = nullptr;
@@ -520,6 +548,7 @@ class Widener {
       mask = repeat_lanes(placeholder(loops_[found->second].mask), Widener::elements(load.getType()));
     }
     auto gather = [&]() -> llvm::Value* {
+      llvm::Value* pointers = vector(load.getPointerOperand());
       llvm::Value* gathered = b_.CreateMaskedGather(type, element_addresses(pointers, load.getType()),
                                                     element_alignment(load.getAlign(), load.getType()), mask);
       keep_access_facts(load, gathered);
@@ -537,8 +566,8 @@ class Widener {
       keep_access_facts(load, loaded);
       return loaded;
     };
-    if (stride.proven) return vector_load(b_.CreateExtractElement(pointers, b_.getInt64(0)));
-    return checked(pointers, bytes, vector_load, gather);
+    if (stride.proven) return vector_load(lane(load.getPointerOperand(), 0));
+    return checked(vector(load.getPointerOperand()), bytes, vector_load, gather);
   }
 
   void widen_store(llvm::StoreInst& store) {
@@ -550,9 +579,9 @@ class Widener {
       return;
     }
     llvm::Value* values = vector(value);
-    llvm::Value* pointers = vector(pointer);
     const LaneStride stride = divergence_.stride(pointer);
     auto scatter = [&]() -> llvm::Value* {
+      llvm::Value* pointers = vector(pointer);
       keep_access_facts(store, b_.CreateMaskedScatter(values, element_addresses(pointers, value->getType()),
                                                       element_alignment(store.getAlign(), value->getType())));
       return nullptr;
@@ -567,9 +596,9 @@ class Widener {
       return nullptr;
     };
     if (stride.proven) {
-      vector_store(b_.CreateExtractElement(pointers, b_.getInt64(0)));
+      vector_store(lane(pointer, 0));
     } else {
-      checked(pointers, bytes, vector_store, scatter);
+      checked(vector(pointer), bytes, vector_store, scatter);
     }
   }
 
@@ -653,16 +682,54 @@ class Widener {
     return stand_in;
   }
 
-  // A value's vector; after a masked loop that computed it, each lane's from its last iteration.
-  llvm::Value* lanes_of(llvm::Value* value) {
+  // The masked loop that computed `value` and that the block being written comes after: there
+  // each lane holds its value from its last iteration.
+  LoopState* loop_left_by(const llvm::Value* value) {
+    auto* instruction = llvm::dyn_cast<llvm::Instruction>(value);
+    if (!instruction) return nullptr;
     for (LoopState& state : loops_) {
-      auto* instruction = llvm::dyn_cast<llvm::Instruction>(value);
-      if (instruction && state.kept.count(value) && state.loop->loop->contains(instruction) &&
-          !state.loop->loop->contains(current_)) {
-        return placeholder(state.kept[value]);
+      if (state.kept.count(value) && state.loop->loop->contains(instruction) && !state.loop->loop->contains(current_)) {
+        return &state;
       }
     }
-    return vectors_.lookup(value);
+    return nullptr;
+  }
+
+  // Lane 0's value of a value carried as that alone (carried_as_lane_zero), else null.
+  llvm::Value* lane_zero_here(const llvm::Value* value) {
+    if (loop_left_by(value)) return nullptr;
+    return lane_zero_.lookup(value);
+  }
+
+  // `first` + `step` (bytes of a pointer).
+  llvm::Value* stepped(llvm::Value* first, int64_t step) {
+    if (step == 0) return first;
+    if (first->getType()->isPointerTy()) return b_.CreateGEP(b_.getInt8Ty(), first, b_.getInt64(step));
+    return b_.CreateAdd(first, llvm::ConstantInt::get(first->getType(), step, true));
+  }
+
+  // A value's vector; after a masked loop that computed it, each lane's from its last
+  // iteration. One carried as lane 0's alone is made where it is read, once per block.
+  llvm::Value* lanes_of(llvm::Value* value) {
+    if (LoopState* state = loop_left_by(value)) return placeholder(state->kept[value]);
+    if (llvm::Value* made = vectors_.lookup(value)) return made;
+    llvm::Value* first = lane_zero_.lookup(value);
+    if (!first) return nullptr;
+    llvm::Value*& lanes = lanes_made_[{value, b_.GetInsertBlock()}];
+    if (lanes) return lanes;
+    const int64_t step = divergence_.stride(value).step;
+    std::vector<llvm::Constant*> steps;
+    for (unsigned l = 0; l < width_; ++l) {
+      const int64_t offset = step * int64_t{l};
+      steps.push_back(first->getType()->isPointerTy() ? b_.getInt64(offset) : llvm::ConstantInt::get(first->getType(), offset, true));
+    }
+    llvm::Value* offsets = llvm::ConstantVector::get(steps);
+    if (first->getType()->isPointerTy()) {
+      lanes = b_.CreateGEP(b_.getInt8Ty(), splat(first), offsets, value->getName() + ".lanes");
+    } else {
+      lanes = b_.CreateAdd(splat(first), offsets, value->getName() + ".lanes");
+    }
+    return lanes;
   }
 
   // An exit of a masked loop: the lanes whose exit test holds leave, keeping their values; the
@@ -723,6 +790,8 @@ class Widener {
   const llvm::DataLayout& layout_;
   llvm::DenseMap<const llvm::Value*, llvm::Value*> scalars_;
   llvm::DenseMap<const llvm::Value*, llvm::Value*> vectors_;
+  llvm::DenseMap<const llvm::Value*, llvm::Value*> lane_zero_;  // carried_as_lane_zero -> lane 0's value
+  llvm::DenseMap<std::pair<const llvm::Value*, const llvm::BasicBlock*>, llvm::Value*> lanes_made_;  // (value, block) -> its vector
   llvm::DenseMap<const llvm::BasicBlock*, llvm::BasicBlock*> blocks_;  // source block -> its first target block
   llvm::DenseMap<const llvm::BasicBlock*, llvm::BasicBlock*> ends_;    // -> the target block its terminator went to
   std::vector<std::pair<llvm::PHINode*, llvm::PHINode*>> phis_;
@@ -759,8 +828,8 @@ bool read_as_vector(const llvm::Use& use, WorkItemDivergence& divergence, const 
     return !store->isSimple() || use.getOperandNo() != store->getPointerOperandIndex() ||
            consecutive_bytes(layout, store->getValueOperand()->getType(), stride) == 0;
   }
-  const LaneStride result = divergence.stride(user);
-  return llvm::isa<llvm::PHINode>(user) || !result.affine || !result.proven;
+  auto* instruction = llvm::dyn_cast<llvm::Instruction>(user);
+  return !instruction || !carried_as_lane_zero(*instruction, divergence);
 }
 
 // The widest width up to `width` at which the work-item's OpenCL vectors stay within

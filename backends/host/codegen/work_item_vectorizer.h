@@ -42,7 +42,7 @@ WorkItemVectorization vectorize_work_item(llvm::Function& work_item, unsigned wi
 // alone tells (private memory, vectors too long, values too many for the registers); empty
 // when it may have one. Cheap beside vectorize_work_item.
 std::string vectorization_obstacle(llvm::Function& work_item);
-constexpr unsigned kMaxLaneElements = 16;
+constexpr unsigned kMaxLaneElements = 32;
 constexpr unsigned kMinWidth = 4;  // below that the vector form is not worth its code
 
 // Work-items per vector on this CPU: four registers of 32-bit lanes (LLVM prefers 256-bit
