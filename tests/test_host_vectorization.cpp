@@ -415,6 +415,107 @@ TEST_P(HostVectorization, LoopsLeftAtIterationsOfEachWorkItem) {
   }
 }
 
+// Ifs whose condition differs between work-items, which the host runs under a mask
+// (backends/host/codegen/masked_branches.h): a bounds check over data that ends where an
+// inaccessible page begins (a load for a lane past n would fault), its value meeting the
+// other way's after the if, an if with an else that stores on both sides, stores only where
+// the condition holds (the rest keep their fill), and the same in work-groups of a required
+// size of 8 (the vector no wider than a row).
+TEST_P(HostVectorization, IfsOfEachWorkItem) {
+  const std::string source = R"(
+    kernel void guarded(global const int* data, global int* inside, global int* merged, int n) {
+      int gid = (int)get_global_id(0);
+      int v = -1;
+      if (gid < n) {
+        v = data[gid] * 3;
+        inside[gid] = v + gid;
+      }
+      merged[gid] = v;
+    }
+    kernel void both(global const int* data, global int* sides, global int* merged, int n) {
+      int gid = (int)get_global_id(0);
+      int v;
+      if (gid < n) {
+        v = data[gid] + 1;
+        sides[gid] = v * 2;
+      } else {
+        v = gid * 7;
+        sides[gid] = -gid;
+      }
+      merged[gid] = v;
+    }
+    kernel void odd(global const int* data, global int* out) {
+      int gid = (int)get_global_id(0);
+      int d = data[gid];
+      if (d & 1) out[gid] = d + gid;
+    }
+    kernel __attribute__((reqd_work_group_size(8, 1, 1)))
+    void rows_of_eight(global const int* data, global int* out, int n) {
+      int gid = (int)get_global_id(0);
+      if (gid < n) out[gid] = data[gid] - 5;
+    })";
+  BuiltProgram program(env, source);
+  cl_kernel guarded_kernel = program.kernel("guarded");
+  cl_kernel both = program.kernel("both");
+  cl_kernel odd = program.kernel("odd");
+  cl_kernel rows = program.kernel("rows_of_eight");
+  ASSERT_NE(guarded_kernel, nullptr);
+  ASSERT_NE(both, nullptr);
+  ASSERT_NE(odd, nullptr);
+  ASSERT_NE(rows, nullptr);
+  for (const Range1d& range : kRanges) {
+    SCOPED_TRACE(describe(range));
+    const size_t count = range.global;
+    for (int n : {0, static_cast<int>(count / 3), static_cast<int>(count) - 1, static_cast<int>(count)}) {
+      SCOPED_TRACE("n " + std::to_string(n));
+      const std::vector<int> data = random_ints(std::max(n, 1), -1000, 1000, 7);
+      GuardedMemory guarded(data.size() * sizeof(int));
+      std::memcpy(guarded.data(), data.data(), data.size() * sizeof(int));
+      cl_int status = CL_SUCCESS;
+      std::unique_ptr<std::remove_pointer_t<cl_mem>, decltype(&clReleaseMemObject)> data_buffer(
+          clCreateBuffer(env.context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, data.size() * sizeof(int), guarded.data(), &status),
+          &clReleaseMemObject);
+      ASSERT_EQ(status, CL_SUCCESS);
+      Buffer<int> inside(env, count + kTail, 9), merged(env, count + kTail, 9);
+      set_args(guarded_kernel, data_buffer.get(), inside.get(), merged.get(), n);
+      ASSERT_TRUE(run(env, guarded_kernel, range));
+      auto value = [&](size_t g) { return static_cast<int>(g) < n ? data[g] * 3 : -1; };
+      EXPECT_TRUE(same_values(merged.read(), expected<int>(count, 9, value)));
+      std::vector<int> want_inside = expected<int>(count, 9, [&](size_t g) { return value(g) + static_cast<int>(g); });
+      for (size_t g = static_cast<size_t>(std::max(n, 0)); g < count; ++g) want_inside[g] = 9;
+      EXPECT_TRUE(same_values(inside.read(), want_inside));
+      Buffer<int> sides(env, count + kTail, 8), joined(env, count + kTail, 8);
+      set_args(both, data_buffer.get(), sides.get(), joined.get(), n);
+      ASSERT_TRUE(run(env, both, range));
+      auto chosen = [&](size_t g) { return static_cast<int>(g) < n ? data[g] + 1 : static_cast<int>(g) * 7; };
+      EXPECT_TRUE(same_values(joined.read(), expected<int>(count, 8, chosen)));
+      EXPECT_TRUE(same_values(sides.read(), expected<int>(count, 8, [&](size_t g) {
+        return static_cast<int>(g) < n ? chosen(g) * 2 : -static_cast<int>(g);
+      })));
+    }
+    const std::vector<int> data = random_ints(count, -1000, 1000, 11);
+    Buffer<int> data_buffer(env, data), out(env, count + kTail, 4);
+    set_args(odd, data_buffer.get(), out.get());
+    ASSERT_TRUE(run(env, odd, range));
+    std::vector<int> want = expected<int>(count, 4, [&](size_t g) { return data[g] + static_cast<int>(g); });
+    for (size_t g = 0; g < count; ++g) {
+      if (!(data[g] & 1)) want[g] = 4;
+    }
+    EXPECT_TRUE(same_values(out.read(), want));
+  }
+  for (size_t count : {size_t{8}, size_t{64}, size_t{1000}}) {
+    SCOPED_TRACE("rows of 8, global " + std::to_string(count));
+    const std::vector<int> data = random_ints(count, -1000, 1000, 13);
+    Buffer<int> data_buffer(env, data), out(env, count + kTail, 6);
+    const int n = static_cast<int>(count) - 3;
+    set_args(rows, data_buffer.get(), out.get(), n);
+    ASSERT_TRUE(run(env, rows, Range1d{count, 8}));
+    std::vector<int> want = expected<int>(count, 6, [&](size_t g) { return data[g] - 5; });
+    for (size_t g = static_cast<size_t>(n); g < count; ++g) want[g] = 6;
+    EXPECT_TRUE(same_values(out.read(), want));
+  }
+}
+
 // An address computed inside a loop that work-items leave at iterations of their own and
 // used after it: each lane's from the iteration it left in, so consecutive work-items'
 // addresses do not step alike even where they did inside the loop.

@@ -134,6 +134,32 @@ TEST(HostVectorizer, StridedAndIndirectAccessesAreGathersAndScatters) {
   EXPECT_EQ(occurrences(text, "call void @llvm.masked.scatter"), 1u) << text;
 }
 
+// OpenCL vectors that are not consecutive between lanes (a transposed tile's float4s) move
+// one lane's vector at a time, with its own address: lane 0's plus its steps where they are
+// known, each lane's otherwise. Under a mask they stay gathers and scatters.
+TEST(HostVectorizer, StridedOpenClVectorsMoveALaneAtATime) {
+  Vectorized v(R"(
+  entry:
+    %base = load ptr, ptr %args
+    %triple = mul i64 %x, 3
+    %a = getelementptr inbounds <4 x float>, ptr %base, i64 %triple
+    %value = load <4 x float>, ptr %a
+    %index.at = getelementptr inbounds i64, ptr %base, i64 %x
+    %index = load i64, ptr %index.at
+    %b = getelementptr inbounds <4 x float>, ptr %base, i64 %index
+    store <4 x float> %value, ptr %b
+    ret void
+  )");
+  ASSERT_NE(v.result().function, nullptr) << v.result().obstacle;
+  const unsigned width = v.result().width;
+  const std::string text = v.vector_text();
+  EXPECT_EQ(occurrences(text, "= load <4 x float>, ptr"), width) << text;
+  EXPECT_EQ(occurrences(text, "store <4 x float>"), width) << text;
+  EXPECT_EQ(occurrences(text, "gather"), 0u) << text;
+  EXPECT_EQ(occurrences(text, "scatter"), 0u) << text;
+  EXPECT_EQ(occurrences(text, "getelementptr i8, ptr %a, i64 48"), 1u) << text;  // lane 1: 3 float4s on
+}
+
 // A loop whose trip count is the same for every work-item stays a loop; what it carries
 // becomes a vector.
 TEST(HostVectorizer, UniformLoopsCarryVectors) {
@@ -175,12 +201,13 @@ TEST(HostVectorizer, DivergentBranchesHandLanesToTheResumeFunction) {
     %a = getelementptr inbounds i64, ptr %base, i64 %x
     br i1 %odd, label %then, label %join
   then:
-    store i64 %odd.bit, ptr %a
+    %old = atomicrmw add ptr %a, i64 %odd.bit monotonic
     br label %join
   join:
     ret void
   )");
   ASSERT_NE(v.result().function, nullptr) << v.result().obstacle;
+  EXPECT_EQ(v.result().masked_branches, 0u);  // an atomic: not under a mask
   const std::string text = v.vector_text();
   EXPECT_NE(text.find("@llvm.vector.reduce.and.v16i1"), std::string::npos) << text;
   EXPECT_EQ(occurrences(text, "call void @wi.resume("), 1u) << text;  // in a loop over the lanes
@@ -192,6 +219,93 @@ TEST(HostVectorizer, DivergentBranchesHandLanesToTheResumeFunction) {
   EXPECT_EQ(occurrences(resume, "load ptr, ptr"), 1u) << resume;
   EXPECT_EQ(occurrences(resume, "load i1, ptr"), 0u) << resume;  // booleans travel as bytes
   EXPECT_EQ(occurrences(resume, "trunc i8"), 1u) << resume;
+}
+
+// An if without else whose condition differs between lanes: its block runs for all lanes
+// when any goes there, its loads and stores masked to those that do, and the value that
+// meets after it is chosen lane by lane. No lane is handed to the resume function.
+TEST(HostVectorizer, IfWithoutElseRunsUnderAMask) {
+  Vectorized v(R"(
+  entry:
+    %base = load ptr, ptr %args
+    %limit = load i64, ptr %context
+    %a = getelementptr inbounds float, ptr %base, i64 %x
+    %inside = icmp ult i64 %x, %limit
+    br i1 %inside, label %then, label %join
+  then:
+    %value = load float, ptr %a
+    %twice = fmul float %value, 2.0
+    store float %twice, ptr %a
+    br label %join
+  join:
+    %result = phi float [ %twice, %then ], [ 0.0, %entry ]
+    %out = getelementptr inbounds float, ptr %a, i64 4096
+    store float %result, ptr %out
+    ret void
+  )");
+  ASSERT_NE(v.result().function, nullptr) << v.result().obstacle;
+  EXPECT_EQ(v.result().masked_branches, 1u);
+  const std::string text = v.vector_text();
+  EXPECT_EQ(occurrences(text, "@llvm.masked.load.v16f32"), 1u) << text;
+  EXPECT_EQ(occurrences(text, "@llvm.masked.store.v16f32"), 1u) << text;
+  EXPECT_EQ(occurrences(text, "store <16 x float> %result"), 1u) << text;  // after the join: every lane
+  EXPECT_EQ(occurrences(text, "select <16 x i1>"), 1u) << text;
+  EXPECT_NE(text.find("@llvm.vector.reduce.or.v16i1"), std::string::npos) << text;  // skipped where no lane goes
+  EXPECT_TRUE(v.text_of("wi.resume").empty());
+}
+
+// An if with an else: each side runs (masked) where any lane goes there, and the values that
+// meet after it are chosen lane by lane.
+TEST(HostVectorizer, IfWithElseRunsBothSidesUnderMasks) {
+  Vectorized v(R"(
+  entry:
+    %base = load ptr, ptr %args
+    %a = getelementptr inbounds float, ptr %base, i64 %x
+    %value = load float, ptr %a
+    %negative = fcmp olt float %value, 0.0
+    br i1 %negative, label %then, label %else
+  then:
+    %flipped = fneg float %value
+    store float %flipped, ptr %a
+    br label %join
+  else:
+    %halved = fmul float %value, 0.5
+    br label %join
+  join:
+    %result = phi float [ %flipped, %then ], [ %halved, %else ]
+    %out = getelementptr inbounds float, ptr %a, i64 4096
+    store float %result, ptr %out
+    ret void
+  )");
+  ASSERT_NE(v.result().function, nullptr) << v.result().obstacle;
+  EXPECT_EQ(v.result().masked_branches, 1u);
+  const std::string text = v.vector_text();
+  EXPECT_EQ(occurrences(text, "@llvm.masked.store.v16f32"), 1u) << text;
+  EXPECT_EQ(occurrences(text, "fneg <16 x float>"), 1u) << text;
+  EXPECT_EQ(occurrences(text, "fmul <16 x float>"), 1u) << text;
+  EXPECT_EQ(occurrences(text, "select <16 x i1>"), 1u) << text;
+  EXPECT_EQ(occurrences(text, "@llvm.vector.reduce.or.v16i1"), 2u) << text;  // each side skipped where no lane goes
+  EXPECT_TRUE(v.text_of("wi.resume").empty());
+}
+
+// A store of one address in the guarded block would need the last lane that runs it: such a
+// branch keeps the fallback, as do atomics there.
+TEST(HostVectorizer, IfWithoutElseStoringToOneAddressLetsLanesPart) {
+  Vectorized v(R"(
+  entry:
+    %base = load ptr, ptr %args
+    %odd.bit = and i64 %x, 1
+    %odd = icmp ne i64 %odd.bit, 0
+    br i1 %odd, label %then, label %join
+  then:
+    store i64 %x, ptr %base
+    br label %join
+  join:
+    ret void
+  )");
+  ASSERT_NE(v.result().function, nullptr) << v.result().obstacle;
+  EXPECT_EQ(v.result().masked_branches, 0u);
+  EXPECT_FALSE(v.text_of("wi.resume").empty());
 }
 
 // A loop that lanes leave at iterations of their own (a trip count of each work-item), writing

@@ -341,10 +341,24 @@ bool split_into_regions(WorkItemForms& forms, KernelFacts& facts, llvm::StructTy
   return true;
 }
 
-void vectorize_forms(WorkItemForms& forms, const std::string& name) {
+// The most work-items a row of the kernel's work-groups holds: its reqd_work_group_size's x
+// where it gives one (a vector wider than the row would never run), else no limit.
+unsigned widest_row(const llvm::Function& kernel) {
+  const llvm::MDNode* sizes = kernel.getMetadata("reqd_work_group_size");
+  if (!sizes || sizes->getNumOperands() < 1) return ~0u;
+  auto* x = llvm::mdconst::dyn_extract_or_null<llvm::ConstantInt>(sizes->getOperand(0));
+  if (!x || x->isZero()) return ~0u;
+  return static_cast<unsigned>(std::min<uint64_t>(x->getZExtValue(), ~0u));
+}
+
+void vectorize_forms(WorkItemForms& forms, const std::string& name, unsigned row) {
   rejoin_component_operations(*forms.scalar);
   fold_exit_trampolines(*forms.scalar);  // the same work-item, with more loops of one exit block (masked_loops.h)
-  const unsigned width = host_vector_width();
+  const unsigned width = std::min(host_vector_width(), row < 2 ? 1u : static_cast<unsigned>(llvm::PowerOf2Floor(row)));
+  if (width < kMinWidth) {
+    debug_log("host kernel " + name + " runs one work-item at a time: its work-groups are " + std::to_string(row) + " wide");
+    return;
+  }
   // A kernel with a loop (a chain of dependent steps, whose latency more independent vectors
   // hide) also gets a form 4 or 2 times as wide where its values fit the registers so. The
   // narrow form is tried first: what rules it out (obstacles, lane-by-lane work, size,
@@ -355,6 +369,7 @@ void vectorize_forms(WorkItemForms& forms, const std::string& name) {
   WorkItemVectorization vectorized = vectorize_work_item(*forms.scalar, width);
   if (vectorized.function && vectorized.width == width && !back_edges.empty()) {
     for (unsigned factor = kWideFactor; factor > 1; factor /= 2) {
+      if (uint64_t{factor} * width > row) continue;
       WorkItemVectorization wide = vectorize_work_item(*forms.scalar, factor * width);
       if (wide.function && wide.width > width) {
         forms.wide = wide.function;
@@ -372,6 +387,7 @@ void vectorize_forms(WorkItemForms& forms, const std::string& name) {
   if (forms.wide) widths = std::to_string(forms.wide_width) + " (then " + widths + ")";
   std::string masked;
   if (vectorized.masked_loops) masked = ", " + std::to_string(vectorized.masked_loops) + " loop(s) under a mask";
+  if (vectorized.masked_branches) masked += ", " + std::to_string(vectorized.masked_branches) + " branch(es) under a mask";
   debug_log("host kernel " + name + (vectorized.function ? " runs " + widths + " work-items at a time" + masked
                                                           : " runs one work-item at a time: " + vectorized.obstacle));
 }
@@ -419,13 +435,19 @@ std::string lower_work_groups(llvm::Module& module, bool vectorize) {
   std::vector<llvm::Function*> kernels = prepare_kernels_for_inlining(module);
 
   std::vector<std::pair<std::string, llvm::Function*>> work_items;
-  for (llvm::Function* kernel : kernels) work_items.emplace_back(kernel->getName().str(), make_work_item_function(*kernel));
+  std::vector<unsigned> rows;
+  for (llvm::Function* kernel : kernels) {
+    work_items.emplace_back(kernel->getName().str(), make_work_item_function(*kernel));
+    rows.push_back(widest_row(*kernel));
+  }
   for (llvm::Function* kernel : kernels) kernel->setLinkage(llvm::GlobalValue::InternalLinkage);
   run_always_inliner(module);
 
   llvm::StructType* context_type = work_group_context_type(module.getContext());
   std::vector<PrintfCallSite> printf_sites;
-  for (auto& [name, work_item] : work_items) {
+  for (size_t k = 0; k < work_items.size(); ++k) {
+    const std::string& name = work_items[k].first;
+    llvm::Function* work_item = work_items[k].second;
     std::string error;
     auto printf_buffer = [&](llvm::Instruction& call) -> llvm::Value* {
       llvm::IRBuilder<> b(&call);
@@ -450,12 +472,12 @@ std::string lower_work_groups(llvm::Module& module, bool vectorize) {
         const bool scalar = collective || !obstacle.empty();
         const StateLayout layout = scalar ? StateLayout::ByWorkItem : StateLayout::Interleaved;
         if (split_into_regions(forms, facts, context_type, name, layout) && !scalar) {
-          vectorize_forms(forms, name);
+          vectorize_forms(forms, name, rows[k]);
           // Without a vector form, the regions keep each work-item's values together.
           if (!forms.vector) split_into_regions(forms, facts, context_type, name, StateLayout::ByWorkItem);
         }
       } else if (!collective) {
-        vectorize_forms(forms, name);
+        vectorize_forms(forms, name, rows[k]);
       }
     }
     facts.runs_as_fibers = has_barriers && !forms.regions;

@@ -21,6 +21,7 @@
 #include <optional>
 #include <vector>
 
+#include "backends/host/codegen/masked_branches.h"
 #include "backends/host/codegen/masked_loops.h"
 #include "backends/host/codegen/register_pressure.h"
 #include "backends/host/codegen/sleef_vector_calls.h"
@@ -58,9 +59,11 @@ bool carried_as_lane_zero(const llvm::Instruction& instruction, WorkItemDivergen
 class Widener {
  public:
   Widener(llvm::Function& source, WorkItemDivergence& divergence, const ResumeFunction& resume,
-          const std::vector<MaskedLoop>& masked, unsigned width, llvm::Function& target)
+          const std::vector<MaskedLoop>& masked, const std::vector<MaskedBranch>& branches, unsigned width,
+          llvm::Function& target)
       : source_(source), divergence_(divergence), resume_(resume), width_(width), target_(target), b_(source.getContext()),
-        layout_(source.getParent()->getDataLayout()), loops_(masked.size()) {
+        layout_(source.getParent()->getDataLayout()), loops_(masked.size()), branches_(branches),
+        branch_states_(branches.size()) {
     for (unsigned k = 0; k < resume.points.size(); ++k) points_[resume.points[k].block] = k;
     for (unsigned k = 0; k < masked.size(); ++k) {
       LoopState& state = loops_[k];
@@ -69,6 +72,11 @@ class Widener {
       state.mask.type = vector_of(b_.getInt1Ty());
       for (llvm::Instruction* value : masked[k].live_out) state.kept[value].type = vector_of(value->getType());
       for (llvm::PHINode& phi : masked[k].exit->phis()) state.kept[&phi].type = vector_of(phi.getType());
+    }
+    for (unsigned k = 0; k < branches.size(); ++k) {
+      branch_at_head_[branches[k].head] = k;
+      for (unsigned i = 0; i < branches[k].sides.size(); ++i) side_of_[branches[k].sides[i].block] = {k, i};
+      branches_joining_[branches[k].join].push_back(k);
     }
   }
 
@@ -89,6 +97,7 @@ class Widener {
       ends_[block] = b_.GetInsertBlock();
       if (emitted_ > budget_) return;  // too large already: left unfinished, for the caller to drop
     }
+    for (unsigned k = 0; k < branches_.size(); ++k) finish_masked_branch(k);
     for (auto [source_phi, target_phi] : phis_) fill(*source_phi, *target_phi);
     for (LoopState& state : loops_) resolve(state);
   }
@@ -307,6 +316,14 @@ class Widener {
       emit_return(*ret);
       return;
     }
+    if (auto found = branch_at_head_.find(instruction.getParent()); found != branch_at_head_.end()) {
+      emit_masked_branch(found->second, llvm::cast<llvm::BranchInst>(instruction));
+      return;
+    }
+    if (auto found = side_of_.find(instruction.getParent()); found != side_of_.end()) {
+      leave_masked_side(found->second.first, found->second.second);
+      return;
+    }
     if (auto found = masked_loop_of_.find(instruction.getParent()); found != masked_loop_of_.end()) {
       LoopState& state = loops_[found->second];
       if (state.loop->loop->isLoopExiting(instruction.getParent())) {
@@ -343,8 +360,20 @@ class Widener {
       for (auto [exiting, landing] : left->landings) target_phi.addIncoming(left->leaving_values.lookup({&source_phi, exiting}), landing);
     }
     const bool varying = divergence_.varying(&source_phi);
+    // Where masked branches join, from the last step of each (finish_masked_branch).
+    const std::vector<unsigned> joining = branches_joining_.lookup(source_phi.getParent());
+    auto from_masked_branch = [&](const llvm::BasicBlock* block) {
+      return llvm::any_of(joining, [&](unsigned k) {
+        auto side = side_of_.find(block);
+        return block == branches_[k].head || (side != side_of_.end() && side->second.first == k);
+      });
+    };
+    for (unsigned k : joining) {
+      if (branch_states_[k].last_stage) target_phi.addIncoming(branch_states_[k].joined.lookup(&source_phi), branch_states_[k].last_stage);
+    }
     for (unsigned i = 0; i < source_phi.getNumIncomingValues(); ++i) {
       if (left && left->loop->loop->contains(source_phi.getIncomingBlock(i))) continue;  // by a landing above
+      if (from_masked_branch(source_phi.getIncomingBlock(i))) continue;
       llvm::BasicBlock* end = ends_.lookup(source_phi.getIncomingBlock(i));
       if (!end) continue;  // from a block that never runs
       current_ = source_phi.getIncomingBlock(i);
@@ -542,12 +571,12 @@ class Widener {
     if (!load.isSimple()) return nullptr;
     llvm::Type* type = vector_of(load.getType());
     const LaneStride stride = divergence_.stride(load.getPointerOperand());
-    // In a masked loop, lanes that have left it may hold any address: they load nothing.
-    llvm::Value* mask = nullptr;
-    if (auto found = masked_loop_of_.find(current_); found != masked_loop_of_.end()) {
-      mask = repeat_lanes(placeholder(loops_[found->second].mask), Widener::elements(load.getType()));
-    }
+    // Lanes that have left a masked loop, or do not take a masked branch, may hold any
+    // address: they load nothing.
+    llvm::Value* mask = lanes_running();
+    if (mask) mask = repeat_lanes(mask, Widener::elements(load.getType()));
     auto gather = [&]() -> llvm::Value* {
+      if (!mask && Widener::elements(load.getType()) > 1) return each_lane_loads(load);
       llvm::Value* pointers = vector(load.getPointerOperand());
       llvm::Value* gathered = b_.CreateMaskedGather(type, element_addresses(pointers, load.getType()),
                                                     element_alignment(load.getAlign(), load.getType()), mask);
@@ -570,6 +599,27 @@ class Widener {
     return checked(vector(load.getPointerOperand()), bytes, vector_load, gather);
   }
 
+  // OpenCL vectors that are not consecutive between lanes move a lane's vector at a time:
+  // `width` loads or stores of N elements are much cheaper than N gathers or scatters of
+  // `width` elements (scatters most: 4 float4 scatters of 8 lanes take about 4x as long as
+  // 8 16-byte stores on the H100 machine's Xeon and on Zen 4).
+  llvm::Value* each_lane_loads(llvm::LoadInst& load) {
+    std::vector<llvm::Value*> loaded;
+    for (unsigned l = 0; l < width_; ++l) {
+      llvm::LoadInst* one = b_.CreateAlignedLoad(load.getType(), lane(load.getPointerOperand(), l), load.getAlign());
+      keep_access_facts(load, one);
+      loaded.push_back(one);
+    }
+    return llvm::concatenateVectors(b_, loaded);
+  }
+
+  void each_lane_stores(llvm::StoreInst& store) {
+    for (unsigned l = 0; l < width_; ++l) {
+      keep_access_facts(store, b_.CreateAlignedStore(lane(store.getValueOperand(), l), lane(store.getPointerOperand(), l),
+                                                     store.getAlign()));
+    }
+  }
+
   void widen_store(llvm::StoreInst& store) {
     llvm::Value* pointer = store.getPointerOperand();
     llvm::Value* value = store.getValueOperand();
@@ -580,10 +630,17 @@ class Widener {
     }
     llvm::Value* values = vector(value);
     const LaneStride stride = divergence_.stride(pointer);
+    // In a masked branch's body, only the lanes that go there write (masked_branches.h).
+    llvm::Value* mask = lanes_running();
+    if (mask) mask = repeat_lanes(mask, Widener::elements(value->getType()));
     auto scatter = [&]() -> llvm::Value* {
+      if (!mask && Widener::elements(value->getType()) > 1) {
+        each_lane_stores(store);
+        return nullptr;
+      }
       llvm::Value* pointers = vector(pointer);
       keep_access_facts(store, b_.CreateMaskedScatter(values, element_addresses(pointers, value->getType()),
-                                                      element_alignment(store.getAlign(), value->getType())));
+                                                      element_alignment(store.getAlign(), value->getType()), mask));
       return nullptr;
     };
     const uint64_t bytes = consecutive_bytes(layout_, value->getType(), stride);
@@ -592,7 +649,11 @@ class Widener {
       return;
     }
     auto vector_store = [&](llvm::Value* first) -> llvm::Value* {
-      keep_access_facts(store, b_.CreateAlignedStore(values, first, store.getAlign()));
+      if (mask) {
+        keep_access_facts(store, b_.CreateMaskedStore(values, first, store.getAlign(), mask));
+      } else {
+        keep_access_facts(store, b_.CreateAlignedStore(values, first, store.getAlign()));
+      }
       return nullptr;
     };
     if (stride.proven) {
@@ -732,6 +793,82 @@ class Widener {
     return lanes;
   }
 
+  // The lanes that run the block being written, where not all do: those still in its masked
+  // loop, or those that took its masked branch. Null where all do.
+  llvm::Value* lanes_running() {
+    if (auto found = masked_loop_of_.find(current_); found != masked_loop_of_.end()) {
+      return placeholder(loops_[found->second].mask);
+    }
+    return body_masks_.lookup(current_);
+  }
+
+  // A masked branch (masked_branches.h) runs as: head -> first side, if any lane goes there
+  // -> step 0 -> second side, if any -> step 1 -> join. Each step takes the join's values of
+  // its side (poison where the side was skipped: then no lane wants them), and the last one
+  // chooses them lane by lane.
+  struct BranchState {
+    llvm::Value* masks[2] = {nullptr, nullptr};  // the lanes that go to each side
+    llvm::BasicBlock* head_end = nullptr;
+    llvm::BasicBlock* steps[2] = {nullptr, nullptr};
+    llvm::BasicBlock* side_ends[2] = {nullptr, nullptr};
+    llvm::DenseMap<const llvm::PHINode*, llvm::Value*> side_values[2];  // each join phi's, from that side
+    llvm::BasicBlock* last_stage = nullptr;
+    llvm::DenseMap<const llvm::PHINode*, llvm::Value*> joined;  // each join phi's, lane by lane
+  };
+
+  void emit_masked_branch(unsigned k, llvm::BranchInst& branch) {
+    const MaskedBranch& masked = branches_[k];
+    BranchState& state = branch_states_[k];
+    llvm::Value* conditions = vector(branch.getCondition());
+    for (unsigned i = 0; i < masked.sides.size(); ++i) {
+      state.masks[i] = masked.sides[i].if_true ? conditions : b_.CreateNot(conditions);
+      body_masks_[masked.sides[i].block] = state.masks[i];
+      state.steps[i] = llvm::BasicBlock::Create(source_.getContext(), "masked_side_done", &target_);
+    }
+    state.head_end = b_.GetInsertBlock();
+    b_.CreateCondBr(b_.CreateOrReduce(state.masks[0]), blocks_.lookup(masked.sides[0].block), state.steps[0]);
+  }
+
+  void leave_masked_side(unsigned k, unsigned side) {
+    const MaskedBranch& masked = branches_[k];
+    BranchState& state = branch_states_[k];
+    for (llvm::PHINode& phi : masked.join->phis()) {
+      state.side_values[side][&phi] = vector(phi.getIncomingValueForBlock(masked.sides[side].block));
+    }
+    state.side_ends[side] = b_.GetInsertBlock();
+    b_.CreateBr(state.steps[side]);
+  }
+
+  void finish_masked_branch(unsigned k) {
+    const MaskedBranch& masked = branches_[k];
+    BranchState& state = branch_states_[k];
+    if (!state.head_end) return;  // the head never runs
+    llvm::BasicBlock* skipped_from = state.head_end;
+    llvm::DenseMap<const llvm::PHINode*, llvm::Value*> from_side[2];
+    for (unsigned i = 0; i < masked.sides.size(); ++i) {
+      b_.SetInsertPoint(state.steps[i]);
+      for (llvm::PHINode& phi : masked.join->phis()) {
+        llvm::Value* value = state.side_values[i].lookup(&phi);
+        llvm::PHINode* merged = b_.CreatePHI(value->getType(), 2);
+        merged->addIncoming(value, state.side_ends[i]);
+        merged->addIncoming(llvm::PoisonValue::get(value->getType()), skipped_from);
+        from_side[i][&phi] = merged;
+      }
+      skipped_from = state.steps[i];
+      if (i + 1 < masked.sides.size()) {
+        b_.CreateCondBr(b_.CreateOrReduce(state.masks[i + 1]), blocks_.lookup(masked.sides[i + 1].block), state.steps[i + 1]);
+      }
+    }
+    current_ = masked.head;
+    for (llvm::PHINode& phi : masked.join->phis()) {
+      llvm::Value* other = masked.sides.size() == 2 ? from_side[1].lookup(&phi) : vector(phi.getIncomingValueForBlock(masked.head));
+      llvm::Value* first = repeat_lanes(state.masks[0], elements(phi.getType()));
+      state.joined[&phi] = b_.CreateSelect(first, from_side[0].lookup(&phi), other, phi.getName() + ".joined");
+    }
+    b_.CreateBr(blocks_.lookup(masked.join));
+    state.last_stage = b_.GetInsertBlock();
+  }
+
   // An exit of a masked loop: the lanes whose exit test holds leave, keeping their values; the
   // vector stays in the loop while any lane does.
   void emit_masked_exit(LoopState& state, llvm::BranchInst& branch) {
@@ -797,6 +934,12 @@ class Widener {
   std::vector<std::pair<llvm::PHINode*, llvm::PHINode*>> phis_;
   std::vector<LoopState> loops_;
   llvm::DenseMap<const llvm::BasicBlock*, unsigned> masked_loop_of_;  // block -> its masked loop
+  const std::vector<MaskedBranch>& branches_;
+  std::vector<BranchState> branch_states_;
+  llvm::DenseMap<const llvm::BasicBlock*, unsigned> branch_at_head_;                       // head -> its branch
+  llvm::DenseMap<const llvm::BasicBlock*, std::pair<unsigned, unsigned>> side_of_;          // side -> (branch, side)
+  llvm::DenseMap<const llvm::BasicBlock*, std::vector<unsigned>> branches_joining_;         // join -> branches
+  llvm::DenseMap<const llvm::BasicBlock*, llvm::Value*> body_masks_;  // side -> the lanes that take it
   const llvm::BasicBlock* current_ = nullptr;                          // the source block being written
   unsigned emitted_ = 0;                                               // instructions written, about
   unsigned written_ = 0;                                               // of the source's
@@ -887,18 +1030,42 @@ llvm::SmallPtrSet<const llvm::Loop*, 4> loops_of(const std::vector<MaskedLoop>& 
   return loops;
 }
 
-// The loops to run under a mask and the divergence analysis that knows what leaves them
-// differs between work-items. That can make branches inside a loop differ too, and so
-// disqualify it: the choice is repeated until it holds (or given up).
-std::vector<MaskedLoop> choose_masked_loops(llvm::Function& work_item, const llvm::LoopInfo& loops,
-                                            std::optional<WorkItemDivergence>& divergence) {
+struct MaskedRegions {
+  std::vector<MaskedLoop> loops;
+  std::vector<MaskedBranch> branches;
+
+  bool empty() const { return loops.empty() && branches.empty(); }
+  bool same_as(const MaskedRegions& other) const {
+    auto heads = [](const std::vector<MaskedBranch>& branches) {
+      llvm::SmallPtrSet<const llvm::BasicBlock*, 8> heads;
+      for (const MaskedBranch& branch : branches) heads.insert(branch.head);
+      return heads;
+    };
+    return loops_of(loops) == loops_of(other.loops) && heads(branches) == heads(other.branches);
+  }
+};
+
+MaskedRegions find_masked_regions(llvm::Function& work_item, const llvm::LoopInfo& loops, const WorkItemDivergence& divergence) {
+  MaskedRegions regions;
+  regions.loops = find_masked_loops(loops, divergence);
+  regions.branches = find_masked_branches(work_item, divergence, regions.loops);
+  return regions;
+}
+
+// The loops and branches to run under a mask and the divergence analysis that knows what
+// leaves them differs between work-items. That can make branches inside a loop differ too,
+// and so disqualify it: the choice is repeated until it holds (or given up).
+MaskedRegions choose_masked_regions(llvm::Function& work_item, const llvm::LoopInfo& loops,
+                                    std::optional<WorkItemDivergence>& divergence) {
   const llvm::Argument& lane = *work_item.getArg(kLaneIndexParameter);
   divergence.emplace(work_item, lane);
-  std::vector<MaskedLoop> masked = find_masked_loops(loops, *divergence);
+  MaskedRegions masked = find_masked_regions(work_item, loops, *divergence);
   for (int attempt = 0; attempt < 4 && !masked.empty(); ++attempt) {
-    divergence.emplace(work_item, lane, values_leaving(masked));
-    std::vector<MaskedLoop> again = find_masked_loops(loops, *divergence);
-    if (loops_of(again) == loops_of(masked)) return again;
+    llvm::DenseSet<const llvm::Value*> differing = values_leaving(masked.loops);
+    for (const llvm::Value* value : values_joining(masked.branches)) differing.insert(value);
+    divergence.emplace(work_item, lane, differing);
+    MaskedRegions again = find_masked_regions(work_item, loops, *divergence);
+    if (again.same_as(masked)) return again;
     masked = std::move(again);
   }
   divergence.emplace(work_item, lane);
@@ -912,7 +1079,8 @@ WorkItemVectorization vectorize_work_item(llvm::Function& work_item, unsigned wi
   const llvm::DominatorTree dominators(work_item);
   const llvm::LoopInfo loops(dominators);
   std::optional<WorkItemDivergence> analysis;
-  const std::vector<MaskedLoop> masked = choose_masked_loops(work_item, loops, analysis);
+  const MaskedRegions regions = choose_masked_regions(work_item, loops, analysis);
+  const std::vector<MaskedLoop>& masked = regions.loops;
   WorkItemDivergence& divergence = *analysis;
   const WidthChoice choice = choose_width(work_item, divergence, width);
   if (!choice.width) {
@@ -927,7 +1095,8 @@ WorkItemVectorization vectorize_work_item(llvm::Function& work_item, unsigned wi
     const bool exits_masked_loop = llvm::any_of(masked, [&](const MaskedLoop& loop) {
       return loop.loop->contains(block) && loop.loop->isLoopExiting(block);
     });
-    if (!exits_masked_loop) parting.push_back(block);
+    const bool masked_branch = llvm::any_of(regions.branches, [&](const MaskedBranch& branch) { return branch.head == block; });
+    if (!exits_masked_loop && !masked_branch) parting.push_back(block);
   }
   if (!parting.empty() && uint64_t{parting.size()} * work_item.getInstructionCount() > kMostResumeWork) {
     result.obstacle = std::to_string(parting.size()) + " branches where work-items may part, in " +
@@ -949,7 +1118,7 @@ WorkItemVectorization vectorize_work_item(llvm::Function& work_item, unsigned wi
   for (unsigned i = 0; i < work_item.arg_size(); ++i) vector->getArg(i)->setName(work_item.getArg(i)->getName());
   const unsigned bound = kMaxGrowth * work_item.getInstructionCount() + 600;
   const unsigned resume_size = resume.function ? resume.function->getInstructionCount() : 0;
-  Widener widener(work_item, divergence, resume, masked, width, *vector);
+  Widener widener(work_item, divergence, resume, masked, regions.branches, width, *vector);
   widener.limit_size(bound > resume_size ? bound - resume_size : 0);
   widener.run();
   if (!widener.finished()) {
@@ -992,6 +1161,7 @@ WorkItemVectorization vectorize_work_item(llvm::Function& work_item, unsigned wi
   }
   result.function = vector;
   result.masked_loops = static_cast<unsigned>(masked.size());
+  result.masked_branches = static_cast<unsigned>(regions.branches.size());
   return result;
 }
 

@@ -7,10 +7,12 @@
 // lanes'. What all of them compute alike (work_item_divergence.h) stays scalar; the rest
 // becomes vectors of `width` lanes: arithmetic lane-wise, consecutive accesses as vector
 // loads and stores (checked at run time where 32-bit index arithmetic might have wrapped),
-// other accesses as gathers and scatters, atomics and calls with side effects once per lane
-// in lane order. A kernel whose control flow differs between work-items, that keeps private
-// memory, or holds vector values that differ between work-items is not vectorised (yet):
-// it runs one work-item at a time as before.
+// other accesses as gathers and scatters (OpenCL vectors a lane at a time), atomics and
+// calls with side effects once per lane in lane order. Branches on values that differ
+// between work-items run under masks where they qualify (masked_loops.h,
+// masked_branches.h); elsewhere lanes that part finish one by one (work_item_resume.h). A
+// kernel that keeps private memory, or vectors of pointers that differ between work-items,
+// is not vectorised: it runs one work-item at a time.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +33,7 @@ struct WorkItemVectorization {
   unsigned size = 0;
   unsigned size_bound = 0;
   unsigned masked_loops = 0;           // loops it runs under a mask (masked_loops.h)
+  unsigned masked_branches = 0;        // branches it runs under a mask (masked_branches.h)
 };
 
 // `width` (a power of two) is how many work-items the vector form takes; a kernel whose
