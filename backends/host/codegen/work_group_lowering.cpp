@@ -30,6 +30,10 @@ namespace cucl::backend::host {
 namespace {
 
 constexpr const char* kRowSuffix = ".cucl_row";
+// The width of the form for rows narrower than the vector form's, where the work-group's
+// size is not known when the kernel is built (without reqd_work_group_size): 8x8 and 16x16
+// work-groups are common.
+constexpr unsigned kNarrowWidth = 8;
 
 // void <kernel>.cucl_wi(ptr args, ptr context, i64 x, i64 y, i64 z): unpacks the
 // arguments and calls the kernel, which the inliner then dissolves into it.
@@ -91,6 +95,9 @@ struct WorkItemForms {
   // narrow form taking what is left.
   llvm::Function* wide = nullptr;
   unsigned wide_width = 0;
+  // kNarrowWidth work-items, for rows narrower than `width` (work-groups of 8 or 16 along x
+  // launched without reqd_work_group_size), which would otherwise run one by one.
+  llvm::Function* narrow = nullptr;
   // The forms run one region between barriers (barrier_regions.h): they take (point, round)
   // after (x, y, z) and return the barrier they stopped at.
   bool regions = false;
@@ -181,13 +188,18 @@ llvm::Function* make_row_function(const WorkItemForms& forms, llvm::StructType* 
     emit_item_loop(b, forms.vector, scalar_start, vector_end, forms.width, arguments, stopped, false);
     scalar_start = vector_end;
   }
+  if (forms.narrow) {
+    llvm::Value* narrow_end = b.CreateAnd(size, b.getInt64(~uint64_t{kNarrowWidth - 1}));
+    emit_item_loop(b, forms.narrow, scalar_start, narrow_end, kNarrowWidth, arguments, stopped, false);
+    scalar_start = narrow_end;
+  }
   emit_item_loop(b, forms.scalar, scalar_start, size, 1, arguments, stopped, /*reshapeable=*/!forms.vector);
   if (stopped) {
     b.CreateRet(b.CreateLoad(i32, stopped));
   } else {
     b.CreateRetVoid();
   }
-  for (llvm::Function* form : {forms.scalar, forms.vector, forms.wide}) {
+  for (llvm::Function* form : {forms.scalar, forms.vector, forms.wide, forms.narrow}) {
     if (!form) continue;
     form->setLinkage(llvm::GlobalValue::InternalLinkage);
     form->addFnAttr(llvm::Attribute::AlwaysInline);
@@ -383,8 +395,17 @@ void vectorize_forms(WorkItemForms& forms, const std::string& name, unsigned row
   }
   forms.vector = vectorized.function;
   forms.width = vectorized.width;
+  if (vectorized.function && vectorized.width > kNarrowWidth && row == ~0u) {
+    WorkItemVectorization narrow = vectorize_work_item(*forms.scalar, kNarrowWidth);
+    if (narrow.function && narrow.width == kNarrowWidth) {
+      forms.narrow = narrow.function;
+    } else if (narrow.function) {
+      narrow.function->eraseFromParent();
+    }
+  }
   std::string widths = std::to_string(vectorized.width);
   if (forms.wide) widths = std::to_string(forms.wide_width) + " (then " + widths + ")";
+  if (forms.narrow) widths += " (" + std::to_string(kNarrowWidth) + " in narrower rows)";
   std::string masked;
   if (vectorized.masked_loops) masked = ", " + std::to_string(vectorized.masked_loops) + " loop(s) under a mask";
   if (vectorized.masked_branches) masked += ", " + std::to_string(vectorized.masked_branches) + " branch(es) under a mask";
