@@ -516,6 +516,59 @@ TEST_P(HostVectorization, IfsOfEachWorkItem) {
   }
 }
 
+// The CTS math tests' kernel for 3-element vectors: vload3/vstore3 of consecutive float3s
+// (through generic pointers in OpenCL C 3.0: an address space cast of each lane's address),
+// and a last work-item that reads and writes only the elements its buffer holds. The
+// ranges include the CTS's (10923 work-items: a 2 MiB buffer of floats over 16 threads).
+TEST_P(HostVectorization, ThreeElementVectorsWithATail) {
+  BuiltProgram program(env, R"(
+    kernel void doubled3(global float* out, global const float* in, global const float* in2) {
+      size_t i = get_global_id(0);
+      if (i + 1 < get_global_size(0)) {
+        float3 a = vload3(0, in + 3 * i);
+        float3 b = vload3(0, in2 + 3 * i);
+        vstore3(a + b, 0, out + 3 * i);
+      } else {
+        size_t parity = i & 1;
+        float3 a = (float3)(-7.0f, -7.0f, -7.0f);
+        float3 b = (float3)(-7.0f, -7.0f, -7.0f);
+        switch (parity) {
+          case 0: a.y = in[3 * i + 1]; b.y = in2[3 * i + 1];
+          case 1: a.x = in[3 * i]; b.x = in2[3 * i]; break;
+        }
+        float3 r = a + b;
+        switch (parity) {
+          case 0: out[3 * i + 1] = r.y;
+          case 1: out[3 * i] = r.x; break;
+        }
+      }
+    })", "-cl-std=CL3.0");  // as the CTS builds it: vload3 of the generic address space
+  cl_kernel kernel = program.kernel("doubled3");
+  ASSERT_NE(kernel, nullptr);
+  std::vector<Range1d> ranges(std::begin(kRanges), std::end(kRanges));
+  ranges.push_back({10923, 0});  // the CTS math tests' 3-element jobs on 16 threads
+  ranges.push_back({87382, 0});
+  ranges.push_back({10923, 33});
+  ranges.push_back({10923, 331});
+  for (const Range1d& range : ranges) {
+    SCOPED_TRACE(describe(range));
+    const size_t count = range.global;
+    std::vector<float> in(3 * count);
+    for (size_t k = 0; k < in.size(); ++k) in[k] = static_cast<float>(k) * 0.5f + 1.0f;
+    Buffer<float> input(env, in), out(env, 3 * count + kTail, 3.0f);
+    set_args(kernel, out.get(), input.get(), input.get());
+    ASSERT_TRUE(run(env, kernel, range));
+    std::vector<float> want(3 * count + kTail, 3.0f);
+    for (size_t i = 0; i + 1 < count; ++i) {
+      for (size_t e = 0; e < 3; ++e) want[3 * i + e] = 2.0f * in[3 * i + e];
+    }
+    const size_t last = count - 1;
+    want[3 * last] = 2.0f * in[3 * last];
+    if ((last & 1) == 0) want[3 * last + 1] = 2.0f * in[3 * last + 1];
+    EXPECT_TRUE(same_values(out.read(), want));
+  }
+}
+
 // An address computed inside a loop that work-items leave at iterations of their own and
 // used after it: each lane's from the iteration it left in, so consecutive work-items'
 // addresses do not step alike even where they did inside the loop.

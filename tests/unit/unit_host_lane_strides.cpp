@@ -133,6 +133,24 @@ TEST(HostLaneStrides, ShiftsThatMoveDifferingBitsUpClaimNothing) {
   expect_steps(s.of("high"), 0, true);  // only the zeros above bit 16 are left
 }
 
+// An address of a uniform base plus a per-lane offset: the base's lanes all agree, the sum's
+// do not. Once the sum was taken to agree like its base, an address space cast of it (vload3
+// of the generic address space) counted as the same in every lane, and the vector form
+// loaded and stored lane 0's float3 for all lanes (the CTS's math tests of 3-element vectors).
+TEST(HostLaneStrides, AddressesOfAUniformBaseDoNotAgreeLikeIt) {
+  Strides s(R"(
+  entry:
+    %base = load ptr addrspace(1), ptr %args
+    %triple = mul i64 %x, 3
+    %element = getelementptr inbounds float, ptr addrspace(1) %base, i64 %triple
+    %generic = addrspacecast ptr addrspace(1) %element to ptr addrspace(4)
+    ret void
+  )");
+  expect_steps(s.of("element"), 12, true);
+  EXPECT_NE(s.of("element").agree_from, 0u);
+  expect_steps(s.of("generic"), 12, true);
+}
+
 // `(long)(int)i` as InstCombine writes it: shl then ashr exact by 32.
 TEST(HostLaneStrides, SignExtensionOfAnAlignedIndexIsExact) {
   Strides s(R"(

@@ -125,6 +125,9 @@ LaneStride WorkItemDivergence::stride(const llvm::Value* value) {
   } else {
     result = compute_stride(value);
   }
+  // Lanes that step apart cannot agree in every bit: a rule that copied an operand's
+  // agreement (as the sum of a uniform base and an offset once did) must not say so.
+  if (result.affine && result.step != 0 && result.agree_from == 0) result.agree_from = LaneStride::kAllBits;
   if (result.affine && result.proven && result.step == 0) {
     result.agree_from = 0;
   } else if (within_block(result, LaneStride::kAllBits)) {
@@ -332,6 +335,7 @@ LaneStride WorkItemDivergence::compute_operation_stride(const llvm::Instruction&
     }
     case llvm::Instruction::PtrToInt:
     case llvm::Instruction::IntToPtr:
+    case llvm::Instruction::AddrSpaceCast:  // the same address on the host
       return operand(0);
     case llvm::Instruction::AShr: {
       // ashr (shl x, c), c: x's low bits sign-extended, as a trunc and a sext would
@@ -367,6 +371,7 @@ LaneStride WorkItemDivergence::compute_operation_stride(const llvm::Instruction&
       LaneStride sum = operand(0);
       if (!sum.affine) return {};
       sum.aligned = 0;
+      sum.agree_from = LaneStride::kAllBits;  // the base's, not the sum's: stride() finds what is known
       for (auto index = llvm::gep_type_begin(gep); index != llvm::gep_type_end(gep); ++index) {
         if (index.isStruct()) continue;  // constant field numbers: the same in every lane
         const LaneStride term = stride(index.getOperand());
