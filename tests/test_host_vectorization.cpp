@@ -299,6 +299,24 @@ class GuardedMemory {
   char* data_ = nullptr;
 };
 
+// A read-only buffer of `data` in the application's memory (CL_MEM_USE_HOST_PTR: the host
+// device works in it), ending where an inaccessible page begins: a load past its end faults.
+class GuardedBuffer {
+ public:
+  GuardedBuffer(const Env& env, const std::vector<int>& data) : memory_(data.size() * sizeof(int)) {
+    std::memcpy(memory_.data(), data.data(), data.size() * sizeof(int));
+    buffer_.reset(clCreateBuffer(env.context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, data.size() * sizeof(int),
+                                 memory_.data(), &status_));
+  }
+  cl_mem get() const { return buffer_.get(); }
+  cl_int status() const { return status_; }
+
+ private:
+  GuardedMemory memory_;
+  std::unique_ptr<std::remove_pointer_t<cl_mem>, decltype(&clReleaseMemObject)> buffer_{nullptr, &clReleaseMemObject};
+  cl_int status_ = CL_SUCCESS;
+};
+
 // Loops that work-items leave at iterations of their own and that write no memory, which
 // the host runs under a mask (backends/host/codegen/masked_loops.h): an escape loop with a
 // uniform and a per-work-item exit (its counter, last value and way out used after it), a
@@ -349,15 +367,8 @@ TEST_P(HostVectorization, LoopsLeftAtIterationsOfEachWorkItem) {
   const size_t data_count = kLong + 64;
   std::vector<int> data = random_ints(data_count, 8, 1000, 3);  // no key but where placed
   for (size_t at : {kLong - 1, data_count - 3, data_count - 40, size_t{100}}) data[at] = kKey;
-  // The data ends where an inaccessible page begins, and the host device works in the
-  // application's memory (CL_MEM_USE_HOST_PTR): a load for a lane past its end faults.
-  GuardedMemory guarded(data.size() * sizeof(int));
-  std::memcpy(guarded.data(), data.data(), data.size() * sizeof(int));
-  cl_int status = CL_SUCCESS;
-  std::unique_ptr<std::remove_pointer_t<cl_mem>, decltype(&clReleaseMemObject)> data_buffer(
-      clCreateBuffer(env.context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, data.size() * sizeof(int), guarded.data(), &status),
-      &clReleaseMemObject);
-  ASSERT_EQ(status, CL_SUCCESS);
+  GuardedBuffer data_buffer(env, data);  // a load for a lane past its end faults
+  ASSERT_EQ(data_buffer.status(), CL_SUCCESS);
   for (const Range1d& range : kRanges) {
     SCOPED_TRACE(describe(range));
     const size_t count = range.global;
@@ -469,13 +480,8 @@ TEST_P(HostVectorization, IfsOfEachWorkItem) {
     for (int n : {0, static_cast<int>(count / 3), static_cast<int>(count) - 1, static_cast<int>(count)}) {
       SCOPED_TRACE("n " + std::to_string(n));
       const std::vector<int> data = random_ints(std::max(n, 1), -1000, 1000, 7);
-      GuardedMemory guarded(data.size() * sizeof(int));
-      std::memcpy(guarded.data(), data.data(), data.size() * sizeof(int));
-      cl_int status = CL_SUCCESS;
-      std::unique_ptr<std::remove_pointer_t<cl_mem>, decltype(&clReleaseMemObject)> data_buffer(
-          clCreateBuffer(env.context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, data.size() * sizeof(int), guarded.data(), &status),
-          &clReleaseMemObject);
-      ASSERT_EQ(status, CL_SUCCESS);
+      GuardedBuffer data_buffer(env, data);
+      ASSERT_EQ(data_buffer.status(), CL_SUCCESS);
       Buffer<int> inside(env, count + kTail, 9), merged(env, count + kTail, 9);
       set_args(guarded_kernel, data_buffer.get(), inside.get(), merged.get(), n);
       ASSERT_TRUE(run(env, guarded_kernel, range));
