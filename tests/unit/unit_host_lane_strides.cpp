@@ -151,6 +151,21 @@ TEST(HostLaneStrides, AddressesOfAUniformBaseDoNotAgreeLikeIt) {
   expect_steps(s.of("generic"), 12, true);
 }
 
+// A hash's multiplier times the id: a step past 2^62. Sums of such steps would overflow
+// int64_t; they are refused rather than wrapped.
+TEST(HostLaneStrides, StepsThatWouldOverflowAreRefused) {
+  Strides s(R"(
+  entry:
+    %hash = mul i64 %x, -7046029254386353131
+    %twice = add i64 %hash, %hash
+    %less = sub i64 %hash, %twice
+    ret void
+  )");
+  expect_steps(s.of("hash"), -7046029254386353131, true);
+  EXPECT_FALSE(s.of("twice").affine);
+  EXPECT_FALSE(s.of("less").affine);
+}
+
 // `(long)(int)i` as InstCombine writes it: shl then ashr exact by 32.
 TEST(HostLaneStrides, SignExtensionOfAnAlignedIndexIsExact) {
   Strides s(R"(

@@ -512,6 +512,23 @@ TEST(HostVectorizer, SteppingAddressesStayScalarThroughPhis) {
   EXPECT_NE(text.find("<i64 0, i64 1, i64 2, i64 3,"), std::string::npos) << text;
 }
 
+// Each lane's value of a hash of the id is lane 0's plus its steps modulo 2^64, as the
+// multiplication's own arithmetic wraps.
+TEST(HostVectorizer, LanesOfAHashOfTheIdWrapAsItDoes) {
+  Vectorized v(R"(
+  entry:
+    %base = load ptr, ptr %args
+    %hash = mul i64 %x, -7046029254386353131
+    %a = getelementptr inbounds i64, ptr %base, i64 %x
+    store i64 %hash, ptr %a
+    ret void
+  )");
+  ASSERT_NE(v.result().function, nullptr) << v.result().obstacle;
+  const std::string text = v.vector_text();
+  // 2 * 0x9E3779B97F4A7C15 modulo 2^64 is 0x3C6EF372FE94F82A.
+  EXPECT_NE(text.find("i64 -7046029254386353131, i64 4354685564936845354,"), std::string::npos) << text;
+}
+
 TEST(HostVectorizer, PrivateArraysKeepAKernelScalar) {
   Vectorized v(R"(
   entry:

@@ -34,6 +34,18 @@ bool no_signed_wrap(const llvm::Instruction& instruction) {
   return wide(&instruction) || instruction.hasNoSignedWrap();
 }
 
+std::optional<int64_t> plus(int64_t a, int64_t b) {
+  int64_t sum = 0;
+  if (__builtin_add_overflow(a, b, &sum)) return std::nullopt;
+  return sum;
+}
+
+std::optional<int64_t> difference(int64_t a, int64_t b) {
+  int64_t result = 0;
+  if (__builtin_sub_overflow(a, b, &result)) return std::nullopt;
+  return result;
+}
+
 std::optional<int64_t> times(int64_t a, int64_t b) {
   int64_t product = 0;
   if (__builtin_mul_overflow(a, b, &product)) return std::nullopt;
@@ -275,7 +287,9 @@ LaneStride WorkItemDivergence::compute_operation_stride(const llvm::Instruction&
       const LaneStride a = operand(0), b = operand(1);
       if (!a.affine || !b.affine) return {};
       const bool add = instruction->getOpcode() == llvm::Instruction::Add;
-      return {true, add ? a.step + b.step : a.step - b.step, a.proven && b.proven && no_signed_wrap(*instruction),
+      const std::optional<int64_t> step = add ? plus(a.step, b.step) : difference(a.step, b.step);
+      if (!step) return {};
+      return {true, *step, a.proven && b.proven && no_signed_wrap(*instruction),
               std::min(a.aligned, b.aligned)};
     }
     case llvm::Instruction::Or: {
@@ -283,7 +297,9 @@ LaneStride WorkItemDivergence::compute_operation_stride(const llvm::Instruction&
       if (!llvm::haveNoCommonBitsSet(instruction->getOperand(0), instruction->getOperand(1), layout_)) return {};
       const LaneStride a = operand(0), b = operand(1);
       if (!a.affine || !b.affine) return {};
-      return {true, a.step + b.step, a.proven && b.proven, std::min(a.aligned, b.aligned)};
+      const std::optional<int64_t> step = plus(a.step, b.step);
+      if (!step) return {};
+      return {true, *step, a.proven && b.proven, std::min(a.aligned, b.aligned)};
     }
     case llvm::Instruction::URem:
     case llvm::Instruction::UDiv:
@@ -379,7 +395,9 @@ LaneStride WorkItemDivergence::compute_operation_stride(const llvm::Instruction&
         std::optional<int64_t> bytes =
             times(term.step, static_cast<int64_t>(layout_.getTypeAllocSize(index.getIndexedType()).getFixedSize()));
         if (!bytes) return {};
-        sum.step += *bytes;
+        const std::optional<int64_t> step = plus(sum.step, *bytes);
+        if (!step) return {};
+        sum.step = *step;
         sum.proven = sum.proven && term.proven;
       }
       return sum;

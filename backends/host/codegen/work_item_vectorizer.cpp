@@ -158,7 +158,7 @@ class Widener {
 
   llvm::Value* lane(llvm::Value* value, unsigned lane) {
     if (!divergence_.varying(value)) return scalar(value);
-    if (llvm::Value* first = lane_zero_here(value)) return stepped(first, divergence_.stride(value).step * int64_t{lane});
+    if (llvm::Value* first = lane_zero_here(value)) return stepped(first, lane_offset(divergence_.stride(value).step, lane));
     llvm::Value* lanes = lanes_of(value);
     const unsigned n = elements(value->getType());
     if (!value->getType()->isVectorTy()) return b_.CreateExtractElement(lanes, b_.getInt64(lane));
@@ -762,6 +762,12 @@ class Widener {
     return lane_zero_.lookup(value);
   }
 
+  // Lane l's distance from lane 0, modulo 2^64 as the values' own arithmetic wraps (a hash's
+  // multiplier times the local id steps by more than 2^63 / width).
+  static int64_t lane_offset(int64_t step, unsigned l) {
+    return static_cast<int64_t>(static_cast<uint64_t>(step) * uint64_t{l});
+  }
+
   // `first` + `step` (bytes of a pointer).
   llvm::Value* stepped(llvm::Value* first, int64_t step) {
     if (step == 0) return first;
@@ -781,7 +787,7 @@ class Widener {
     const int64_t step = divergence_.stride(value).step;
     std::vector<llvm::Constant*> steps;
     for (unsigned l = 0; l < width_; ++l) {
-      const int64_t offset = step * int64_t{l};
+      const int64_t offset = lane_offset(step, l);
       steps.push_back(first->getType()->isPointerTy() ? b_.getInt64(offset) : llvm::ConstantInt::get(first->getType(), offset, true));
     }
     llvm::Value* offsets = llvm::ConstantVector::get(steps);
