@@ -573,8 +573,7 @@ class Widener {
     const LaneStride stride = divergence_.stride(load.getPointerOperand());
     // Lanes that have left a masked loop, or do not take a masked branch, may hold any
     // address: they load nothing.
-    llvm::Value* mask = lanes_running();
-    if (mask) mask = repeat_lanes(mask, Widener::elements(load.getType()));
+    llvm::Value* mask = lanes_running(Widener::elements(load.getType()));
     auto gather = [&]() -> llvm::Value* {
       if (!mask && Widener::elements(load.getType()) > 1) return each_lane_loads(load);
       llvm::Value* pointers = vector(load.getPointerOperand());
@@ -631,8 +630,7 @@ class Widener {
     llvm::Value* values = vector(value);
     const LaneStride stride = divergence_.stride(pointer);
     // In a masked branch's body, only the lanes that go there write (masked_branches.h).
-    llvm::Value* mask = lanes_running();
-    if (mask) mask = repeat_lanes(mask, Widener::elements(value->getType()));
+    llvm::Value* mask = lanes_running(Widener::elements(value->getType()));
     auto scatter = [&]() -> llvm::Value* {
       if (!mask && Widener::elements(value->getType()) > 1) {
         each_lane_stores(store);
@@ -800,12 +798,12 @@ class Widener {
   }
 
   // The lanes that run the block being written, where not all do: those still in its masked
-  // loop, or those that took its masked branch. Null where all do.
-  llvm::Value* lanes_running() {
-    if (auto found = masked_loop_of_.find(current_); found != masked_loop_of_.end()) {
-      return placeholder(loops_[found->second].mask);
-    }
-    return body_masks_.lookup(current_);
+  // loop, or those that took its masked branch; each repeated for the n elements of an access.
+  // Null where all do.
+  llvm::Value* lanes_running(unsigned n) {
+    auto found = masked_loop_of_.find(current_);
+    llvm::Value* lanes = found != masked_loop_of_.end() ? placeholder(loops_[found->second].mask) : body_masks_.lookup(current_);
+    return lanes ? repeat_lanes(lanes, n) : nullptr;
   }
 
   // A masked branch (masked_branches.h) runs as: head -> first side, if any lane goes there
@@ -813,7 +811,6 @@ class Widener {
   // its side (poison where the side was skipped: then no lane wants them), and the last one
   // chooses them lane by lane.
   struct BranchState {
-    llvm::Value* masks[2] = {nullptr, nullptr};  // the lanes that go to each side
     llvm::BasicBlock* head_end = nullptr;
     llvm::BasicBlock* steps[2] = {nullptr, nullptr};
     llvm::BasicBlock* side_ends[2] = {nullptr, nullptr};
@@ -827,12 +824,12 @@ class Widener {
     BranchState& state = branch_states_[k];
     llvm::Value* conditions = vector(branch.getCondition());
     for (unsigned i = 0; i < masked.sides.size(); ++i) {
-      state.masks[i] = masked.sides[i].if_true ? conditions : b_.CreateNot(conditions);
-      body_masks_[masked.sides[i].block] = state.masks[i];
+      body_masks_[masked.sides[i].block] = masked.sides[i].if_true ? conditions : b_.CreateNot(conditions);
       state.steps[i] = llvm::BasicBlock::Create(source_.getContext(), "masked_side_done", &target_);
     }
     state.head_end = b_.GetInsertBlock();
-    b_.CreateCondBr(b_.CreateOrReduce(state.masks[0]), blocks_.lookup(masked.sides[0].block), state.steps[0]);
+    b_.CreateCondBr(b_.CreateOrReduce(body_masks_.lookup(masked.sides[0].block)), blocks_.lookup(masked.sides[0].block),
+                    state.steps[0]);
   }
 
   void leave_masked_side(unsigned k, unsigned side) {
@@ -862,13 +859,13 @@ class Widener {
       }
       skipped_from = state.steps[i];
       if (i + 1 < masked.sides.size()) {
-        b_.CreateCondBr(b_.CreateOrReduce(state.masks[i + 1]), blocks_.lookup(masked.sides[i + 1].block), state.steps[i + 1]);
+        b_.CreateCondBr(b_.CreateOrReduce(body_masks_.lookup(masked.sides[i + 1].block)), blocks_.lookup(masked.sides[i + 1].block), state.steps[i + 1]);
       }
     }
     current_ = masked.head;
     for (llvm::PHINode& phi : masked.join->phis()) {
       llvm::Value* other = masked.sides.size() == 2 ? from_side[1].lookup(&phi) : vector(phi.getIncomingValueForBlock(masked.head));
-      llvm::Value* first = repeat_lanes(state.masks[0], elements(phi.getType()));
+      llvm::Value* first = repeat_lanes(body_masks_.lookup(masked.sides[0].block), elements(phi.getType()));
       state.joined[&phi] = b_.CreateSelect(first, from_side[0].lookup(&phi), other, phi.getName() + ".joined");
     }
     b_.CreateBr(blocks_.lookup(masked.join));
