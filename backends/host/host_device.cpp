@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <unistd.h>
+
 #include "backends/host/codegen/host_codegen.h"
 #include "backends/host/codegen/host_jit.h"
 #include "backends/host/host_memory.h"
@@ -14,9 +16,23 @@
 #include "base/clock.h"
 
 namespace cucl::backend::host {
+namespace {
+
+// What the pool of released allocations may keep: a sixteenth of the machine's memory, at
+// most 4 GiB, in at most 64 blocks.
+std::shared_ptr<HostMemoryPool> make_memory_pool() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGESIZE);
+  const size_t physical = pages > 0 && page_size > 0 ? static_cast<size_t>(pages) * static_cast<size_t>(page_size) : 0;
+  const size_t limit = std::min<size_t>(physical / 16, size_t{4} << 30);
+  return std::make_shared<HostMemoryPool>(HostMemory::kAlignment, limit, 64);
+}
+
+}  // namespace
 
 HostDevice::HostDevice()
     : description_(describe_host_device(static_cast<unsigned>(tbb::info::default_concurrency()))),
+      memory_pool_(make_memory_pool()),
       workers_(tbb::global_control::max_allowed_parallelism, tbb::info::default_concurrency() + 1),
       // No slot is kept for application threads: they never join the arena (work reaches
       // it through enqueue), so every core runs kernels.
@@ -25,10 +41,10 @@ HostDevice::HostDevice()
 // Host memory is what ALLOC_HOST_PTR asks for anyway.
 std::unique_ptr<Memory> HostDevice::allocate(size_t size, void* host_ptr, bool /*alloc_host_ptr*/) {
   if (host_ptr) return std::make_unique<HostMemory>(host_ptr, false);
-  size_t rounded = (size + HostMemory::kAlignment - 1) / HostMemory::kAlignment * HostMemory::kAlignment;
-  void* data = std::aligned_alloc(HostMemory::kAlignment, rounded);
+  size_t block_size = size;
+  void* data = memory_pool_->take(block_size);
   if (!data) return nullptr;
-  return std::make_unique<HostMemory>(data, true);
+  return std::make_unique<HostMemory>(data, memory_pool_, block_size);
 }
 
 // The host's own heap: every host thread and the host device's kernels reach it at once,

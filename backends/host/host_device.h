@@ -4,8 +4,11 @@
 #include <tbb/global_control.h>
 #include <tbb/task_arena.h>
 
+#include <memory>
+
 #include "backends/backend.h"
 #include "backends/host/fiber_group.h"
+#include "backends/host/host_memory_pool.h"
 
 namespace cucl::backend::host {
 
@@ -22,6 +25,7 @@ class HostDevice final : public Device {
 
  private:
   DeviceDescription description_;
+  std::shared_ptr<HostMemoryPool> memory_pool_;  // released buffers' memory, for the next ones
   FiberGroups fibers_;  // before arena_: destroyed after every task that uses them
   // oneTBB keeps one core for an application thread unless told otherwise (and says so on
   // stderr when an arena asks for more): this lets the arena have a worker on every core.

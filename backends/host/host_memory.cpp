@@ -5,7 +5,11 @@
 namespace cucl::backend::host {
 
 HostMemory::~HostMemory() {
-  if (owned_) std::free(data_);
+  if (pool_) {
+    pool_->give_back(data_, pool_size_);
+  } else if (owned_) {
+    std::free(data_);
+  }
 }
 
 }  // namespace cucl::backend::host
