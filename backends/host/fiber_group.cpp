@@ -4,6 +4,8 @@
 #include <unistd.h>
 #include <xmmintrin.h>
 
+#include <tbb/task_arena.h>
+
 #include <cstring>
 #include <new>
 
@@ -43,7 +45,21 @@ void* prepare_fiber_stack(char* top, void (*entry)(void*), void* argument) {
 
 }  // namespace
 
+FiberGroups::FiberGroups(size_t slots) : slots_(std::make_unique<Slot[]>(slots)), slot_count_(slots) {}
+
+FiberGroups::~FiberGroups() {
+  for (size_t i = 0; i < slot_count_; ++i) delete slots_[i].group.load();
+}
+
+FiberGroups::Slot* FiberGroups::own_slot() {
+  const int index = tbb::this_task_arena::current_thread_index();
+  return index >= 0 && static_cast<size_t>(index) < slot_count_ ? &slots_[index] : nullptr;
+}
+
 std::unique_ptr<FiberGroup> FiberGroups::take() {
+  if (Slot* slot = own_slot()) {
+    if (FiberGroup* group = slot->group.exchange(nullptr, std::memory_order_acquire)) return std::unique_ptr<FiberGroup>(group);
+  }
   std::lock_guard lock(mutex_);
   if (idle_.empty()) return std::make_unique<FiberGroup>();
   std::unique_ptr<FiberGroup> group = std::move(idle_.back());
@@ -52,6 +68,13 @@ std::unique_ptr<FiberGroup> FiberGroups::take() {
 }
 
 void FiberGroups::give_back(std::unique_ptr<FiberGroup> group) {
+  if (Slot* slot = own_slot()) {
+    FiberGroup* empty = nullptr;
+    if (slot->group.compare_exchange_strong(empty, group.get(), std::memory_order_release, std::memory_order_relaxed)) {
+      group.release();
+      return;
+    }
+  }
   std::lock_guard lock(mutex_);
   idle_.push_back(std::move(group));
 }

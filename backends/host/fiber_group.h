@@ -4,6 +4,7 @@
 // leaves it. One FiberGroup belongs to one thread and is reused for many groups.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -72,12 +73,31 @@ class FiberGroup {
 // Idle FiberGroups, kept by the device across launches so that their stacks are mapped (and
 // their guard pages set) once, not once per launch. A thread takes one for a range of
 // work-groups and gives it back.
+//
+// Each oneTBB thread of the device's arena keeps the group it gave back in a slot of its
+// own, taken and filled by one atomic exchange: with one locked list, 16 threads running
+// small work-groups (a range of a few groups per take) waited on each other for most of a
+// launch (a barrier kernel of 4096 groups: 2.0 ms on 16 Xeon cores, 0.84 on 4). Threads of
+// other arenas may share a slot; the atomics keep that safe, and the locked list takes
+// what a full slot cannot.
 class FiberGroups {
  public:
+  explicit FiberGroups(size_t slots);
+  ~FiberGroups();
+  FiberGroups(const FiberGroups&) = delete;
+  FiberGroups& operator=(const FiberGroups&) = delete;
+
   std::unique_ptr<FiberGroup> take();
   void give_back(std::unique_ptr<FiberGroup> group);
 
  private:
+  struct alignas(64) Slot {  // a cache line each: neighbours' exchanges must not collide
+    std::atomic<FiberGroup*> group{nullptr};
+  };
+  Slot* own_slot();
+
+  std::unique_ptr<Slot[]> slots_;
+  size_t slot_count_;
   std::mutex mutex_;
   std::vector<std::unique_ptr<FiberGroup>> idle_;
 };

@@ -33,6 +33,7 @@ std::shared_ptr<HostMemoryPool> make_memory_pool() {
 HostDevice::HostDevice()
     : description_(describe_host_device(static_cast<unsigned>(tbb::info::default_concurrency()))),
       memory_pool_(make_memory_pool()),
+      fibers_(static_cast<size_t>(tbb::info::default_concurrency())),
       workers_(tbb::global_control::max_allowed_parallelism, tbb::info::default_concurrency() + 1),
       // No slot is kept for application threads: they never join the arena (work reaches
       // it through enqueue), so every core runs kernels.
