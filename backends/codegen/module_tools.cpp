@@ -16,6 +16,7 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
 #include <llvm/Transforms/IPO/GlobalDCE.h>
+#include <llvm/Transforms/Scalar/SROA.h>
 
 #include "backends/codegen/linear_switch_arms.h"
 #include "backends/codegen/private_volatiles.h"
@@ -138,9 +139,18 @@ std::string verify_module(const llvm::Module& module) {
   return "error: internal compiler error (invalid IR):\n" + verifier_log.str();
 }
 
-void simplify_function(llvm::Function& function) {
+void simplify_function(llvm::Function& function) { simplify_function(function, nullptr); }
+
+void simplify_function(llvm::Function& function, llvm::function_ref<void(llvm::Function&)> prepare) {
   llvm::PassBuilder builder;
   AnalysisManagers managers(builder);
+  if (prepare) {
+    llvm::FunctionPassManager promotion;
+    promotion.addPass(llvm::SROAPass());
+    promotion.run(function, managers.functions);
+    prepare(function);
+    managers.functions.invalidate(function, llvm::PreservedAnalyses::none());
+  }
   llvm::FunctionPassManager passes =
       builder.buildFunctionSimplificationPipeline(llvm::OptimizationLevel::O2, llvm::ThinOrFullLTOPhase::None);
   passes.run(function, managers.functions);

@@ -49,6 +49,9 @@ std::string verify_module(const llvm::Module& module);
 // clean-up, full unrolling of constant loops) on one function, before a code generator
 // reshapes it.
 void simplify_function(llvm::Function& function);
+// The same, with `prepare` run on the function first, once SROA has made its private
+// variables SSA values and before anything reshapes its arithmetic.
+void simplify_function(llvm::Function& function, llvm::function_ref<void(llvm::Function&)> prepare);
 
 // The O3 pipeline (vectorisers included) when `full`, else O0.
 void optimize_module(llvm::Module& module, llvm::TargetMachine& machine, bool full);
