@@ -119,6 +119,34 @@ TEST(HostIndexWidening, WrappingArithmeticKeepsItsWidth) {
   EXPECT_TRUE(cucl::backend::verify_module(*module).empty());
 }
 
+// Trees that share operands (x + x, 40 times over) are widened once per value, and a sum of
+// 5000 terms is widened only near its root: the function grows by a bounded amount, stays
+// valid, and the build does not recurse 5000 calls deep.
+TEST(HostIndexWidening, SharedAndDeepTreesStayBounded) {
+  std::string body = "define void @f(ptr %p, i32 %a) {\n  %x0 = add nsw i32 %a, 1\n";
+  for (int i = 1; i <= 40; ++i) {
+    body += "  %x" + std::to_string(i) + " = add nsw i32 %x" + std::to_string(i - 1) + ", %x" + std::to_string(i - 1) + "\n";
+  }
+  body += "  %s0 = add nsw i32 %a, 2\n";
+  for (int i = 1; i <= 5000; ++i) {
+    body += "  %s" + std::to_string(i) + " = add nsw i32 %s" + std::to_string(i - 1) + ", %a\n";
+  }
+  body += "  %i1 = sext i32 %x40 to i64\n  %g1 = getelementptr float, ptr %p, i64 %i1\n  store float 0.0, ptr %g1\n";
+  body += "  %i2 = sext i32 %s5000 to i64\n  %g2 = getelementptr float, ptr %p, i64 %i2\n  store float 0.0, ptr %g2\n";
+  body += "  ret void\n}\n";
+  llvm::LLVMContext context;
+  auto module = cucl::test::parse_ir(body, context);
+  ASSERT_TRUE(module);
+  llvm::Function& f = *module->getFunction("f");
+  const size_t before = f.getInstructionCount();
+  widen_signed_index_arithmetic(f);
+  EXPECT_LE(f.getInstructionCount(), before + 41 + 65 + 4);
+  EXPECT_TRUE(cucl::backend::verify_module(*module).empty());
+  auto* shared = llvm::dyn_cast<llvm::BinaryOperator>(index_of(f, "g1"));
+  ASSERT_NE(shared, nullptr);
+  EXPECT_EQ(shared->getOperand(0), shared->getOperand(1)) << "x39 widened once, used twice";
+}
+
 // A work-item's float at k*ld + (first + x) for k = 0..n-1, all int arithmetic as OpenCL C
 // writes it. Once widened and simplified (loop-invariant parts hoisted, the sum reassociated),
 // the lanes' addresses are proven to step by 4 bytes. In CLBlast's Xgemm the narrow form lost
