@@ -18,8 +18,9 @@ class HostMemoryPool {
  public:
   // Allocations below this come from malloc's own bins, which already reuse memory.
   static constexpr size_t kSmallest = size_t{256} << 10;
-  // A block is reused for a request down to this fraction of its size (in eighths): a larger
-  // block would hold memory the new buffer never uses.
+  // A block serves a request when what it leaves unused is at most this many eighths of the
+  // request (requests of 4/5 of the block or more): a larger block would hold memory the new
+  // buffer never uses.
   static constexpr size_t kLargestWasteEighths = 2;
 
   // `alignment`: of every block; `kept_limit`: bytes kept for reuse at most; `kept_count`:
