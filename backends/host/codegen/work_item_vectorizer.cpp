@@ -1145,16 +1145,16 @@ WorkItemVectorization vectorize_work_item(llvm::Function& work_item, unsigned wi
   if (mostly_per_lane || grown > bound) {
     vector->eraseFromParent();
     if (resume.function) resume.function->eraseFromParent();
-    if (!mostly_per_lane) {
+    if (mostly_per_lane) {
+      result.obstacle = "its vector form would do most of its work one work-item at a time (calls, atomics): " +
+                        std::to_string(widener.per_lane()) + " operations per lane against " +
+                        std::to_string(widener.widened()) + " as vectors";
+    } else {
       result.size = grown;
       result.size_bound = bound;
+      result.obstacle = "its vector form would be " + std::to_string(grown) + " instructions, more than " +
+                        std::to_string(bound) + " for " + std::to_string(work_item.getInstructionCount());
     }
-    result.obstacle = mostly_per_lane
-                          ? "its vector form would do most of its work one work-item at a time (calls, atomics): " +
-                                std::to_string(widener.per_lane()) + " operations per lane against " +
-                                std::to_string(widener.widened()) + " as vectors"
-                          : "its vector form would be " + std::to_string(grown) + " instructions, more than " +
-                                std::to_string(bound) + " for " + std::to_string(work_item.getInstructionCount());
     return result;
   }
   std::string problems;
