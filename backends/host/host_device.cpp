@@ -7,8 +7,6 @@
 #include <cstdlib>
 #include <cstring>
 
-#include <unistd.h>
-
 #include "backends/host/codegen/host_codegen.h"
 #include "backends/host/codegen/host_jit.h"
 #include "backends/host/host_memory.h"
@@ -18,13 +16,10 @@
 namespace cucl::backend::host {
 namespace {
 
-// What the pool of released allocations may keep: a sixteenth of the machine's memory, at
-// most 4 GiB, in at most 64 blocks.
-std::shared_ptr<HostMemoryPool> make_memory_pool() {
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_size = sysconf(_SC_PAGESIZE);
-  const size_t physical = pages > 0 && page_size > 0 ? static_cast<size_t>(pages) * static_cast<size_t>(page_size) : 0;
-  const size_t limit = std::min<size_t>(physical / 16, size_t{4} << 30);
+// What the pool of released allocations may keep: a sixteenth of the device's global memory
+// (the machine's, or its container's limit), at most 4 GiB, in at most 64 blocks.
+std::shared_ptr<HostMemoryPool> make_memory_pool(uint64_t global_memory) {
+  const size_t limit = static_cast<size_t>(std::min<uint64_t>(global_memory / 16, uint64_t{4} << 30));
   return std::make_shared<HostMemoryPool>(HostMemory::kAlignment, limit, 64);
 }
 
@@ -32,7 +27,7 @@ std::shared_ptr<HostMemoryPool> make_memory_pool() {
 
 HostDevice::HostDevice()
     : description_(describe_host_device(static_cast<unsigned>(tbb::info::default_concurrency()))),
-      memory_pool_(make_memory_pool()),
+      memory_pool_(make_memory_pool(description_.global_mem_size)),
       fibers_(static_cast<size_t>(tbb::info::default_concurrency())),
       workers_(tbb::global_control::max_allowed_parallelism, tbb::info::default_concurrency() + 1),
       // No slot is kept for application threads: they never join the arena (work reaches
