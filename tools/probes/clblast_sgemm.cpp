@@ -1,9 +1,10 @@
-// CLBlast's SGEMM (C = A * B, n x n, row-major) on the first CPU device of the first platform
-// whose name contains $PLATFORM (any platform without it): the first call's time (it builds
+// CLBlast's SGEMM (C = A * B, n x n, row-major) on the first CPU device (GPU device with
+// TYPE=gpu) of the first platform whose name contains $PLATFORM (any platform without it): the first call's time (it builds
 // CLBlast's kernels), then the median of five more calls, in ms and GFLOPS, and 32 entries of
 // C checked against a double-precision product. With XEON_PARAMS set it gives CLBlast's Xgemm
 // the parameters CLBlast's database holds for the H100 machine's Xeon, so that another CPU
-// runs the same kernel shapes. Not part of the build (it needs libclblast-dev):
+// runs the same kernel shapes; XGEMM_PARAMS="0,32,16,..." gives it any configuration, in the
+// order clblast_tuner_xgemm prints them. Not part of the build (it needs libclblast-dev):
 //   g++ -O2 -std=c++17 tools/probes/clblast_sgemm.cpp -lclblast -lOpenCL -o clblast_sgemm
 //   OCL_ICD_VENDORS=build/vendors ./clblast_sgemm 1024
 #define CL_TARGET_OPENCL_VERSION 300
@@ -36,12 +37,29 @@ cl_platform_id chosen_platform() {
   return nullptr;
 }
 
-void use_xeon_parameters(cl_device_id device) {
-  const char* names[] = {"GEMMK", "KREG", "KWG", "KWI", "MDIMA", "MDIMC", "MWG", "NDIMB",
-                         "NDIMC", "NWG",  "SA",  "SB",  "STRM",  "STRN",  "VWM", "VWN"};
-  const size_t values[] = {0, 1, 32, 2, 16, 16, 64, 8, 8, 64, 0, 0, 0, 0, 4, 4};
-  std::printf("override Xgemm: %d\n",
-              static_cast<int>(CLBlastOverrideParameters(device, "Xgemm", CLBlastPrecisionSingle, 16, names, values)));
+// Xgemm's parameters for `device`, in the order CLBlast's database and clblast_tuner_xgemm
+// print them: GEMMK MWG NWG KWG MDIMC NDIMC MDIMA NDIMB KWI VWM VWN STRM STRN SA SB KREG.
+void override_xgemm(cl_device_id device, const size_t (&tuner_order)[16]) {
+  const char* names[] = {"GEMMK", "MWG", "NWG", "KWG", "MDIMC", "NDIMC", "MDIMA", "NDIMB",
+                         "KWI",   "VWM", "VWN", "STRM", "STRN", "SA",   "SB",   "KREG"};
+  std::printf("override Xgemm: %d\n", static_cast<int>(CLBlastOverrideParameters(device, "Xgemm", CLBlastPrecisionSingle,
+                                                                               16, names, tuner_order)));
+}
+
+// XGEMM_PARAMS="0,32,16,..." (the tuner's order, above) or XEON_PARAMS (the H100 machine's Xeon's).
+void use_chosen_parameters(cl_device_id device) {
+  if (const char* chosen = std::getenv("XGEMM_PARAMS")) {
+    size_t values[16] = {};
+    const char* next = chosen;
+    for (size_t& value : values) {
+      char* end = nullptr;
+      value = std::strtoull(next, &end, 10);
+      next = *end == ',' ? end + 1 : end;
+    }
+    override_xgemm(device, values);
+  } else if (std::getenv("XEON_PARAMS")) {
+    override_xgemm(device, {0, 64, 64, 32, 16, 8, 16, 8, 2, 4, 4, 0, 0, 0, 0, 1});
+  }
 }
 
 // Entries of C that differ from the product computed in double precision, of 32 spread ones.
@@ -61,15 +79,17 @@ int wrong_entries(const std::vector<float>& a, const std::vector<float>& b, cons
 int main(int argc, char** argv) {
   const size_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 0) : 1024;
   cl_platform_id platform = chosen_platform();
+  const char* type = std::getenv("TYPE");
+  const cl_device_type wanted_type = type && std::strcmp(type, "gpu") == 0 ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_CPU;
   cl_device_id device = nullptr;
-  if (!platform || clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, nullptr) != CL_SUCCESS) {
-    std::printf("no CPU device\n");
+  if (!platform || clGetDeviceIDs(platform, wanted_type, 1, &device, nullptr) != CL_SUCCESS) {
+    std::printf("no such device\n");
     return 1;
   }
   cl_int status = CL_SUCCESS;
   cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &status);
   cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, nullptr, &status);
-  if (std::getenv("XEON_PARAMS")) use_xeon_parameters(device);
+  use_chosen_parameters(device);
   std::vector<float> a(n * n), b(n * n), c(n * n, 0.f);
   for (size_t i = 0; i < n * n; ++i) {
     a[i] = static_cast<float>(static_cast<int>(i * 7 % 17) - 8) / 8;

@@ -3,7 +3,7 @@
 // page faults of the process during each (a first write of fresh memory shows there). Each
 // key's first launch is left out (it may build). Every launch is finished before and after,
 // so it serialises the application's queue. KTRACE_DUMP=<folder> also writes each program's
-// source there. Not part of the build:
+// source there (programN.cl) and its build options (programN.opts). Not part of the build:
 //   g++ -O2 -std=c++17 -shared -fPIC tools/probes/kernel_trace.cpp -ldl -o kernel_trace.so
 //   LD_PRELOAD=./kernel_trace.so ./clblast_sgemm 1024
 #define CL_TARGET_OPENCL_VERSION 300
@@ -36,6 +36,7 @@ struct Totals {
   std::mutex mutex;
   std::map<std::string, Launches> by_key;
   std::map<std::string, int> seen;
+  std::map<cl_program, int> program_numbers;
   int programs = 0;
   ~Totals() {
     for (const auto& [key, launches] : by_key) {
@@ -101,6 +102,31 @@ extern "C" cl_program clCreateProgramWithSource(cl_context context, cl_uint coun
       std::fwrite(source.data(), 1, source.size(), file);
       std::fclose(file);
     }
+    cl_program program = create(context, count, strings, lengths, status);
+    std::lock_guard lock(totals.mutex);
+    totals.program_numbers[program] = number;
+    return program;
   }
   return create(context, count, strings, lengths, status);
+}
+
+extern "C" cl_int clBuildProgram(cl_program program, cl_uint device_count, const cl_device_id* devices,
+                                 const char* options, void (*notify)(cl_program, void*), void* user_data) {
+  using Build = cl_int (*)(cl_program, cl_uint, const cl_device_id*, const char*, void (*)(cl_program, void*), void*);
+  static const Build build = next_definition<Build>("clBuildProgram");
+  const char* folder = std::getenv("KTRACE_DUMP");
+  int number = -1;
+  if (folder) {
+    std::lock_guard lock(totals.mutex);
+    auto found = totals.program_numbers.find(program);
+    if (found != totals.program_numbers.end()) number = found->second;
+  }
+  if (number >= 0) {
+    const std::string path = std::string(folder) + "/program" + std::to_string(number) + ".opts";
+    if (FILE* file = std::fopen(path.c_str(), "w")) {
+      std::fputs(options ? options : "", file);
+      std::fclose(file);
+    }
+  }
+  return build(program, device_count, devices, options, notify, user_data);
 }
