@@ -419,6 +419,31 @@ kernel void tiles(global float* out, global const float* in, int tiles) {
   EXPECT_EQ(ptx.find("__local_depot"), std::string::npos) << ptx;
 }
 
+// A restrict pointer to const global memory that the kernel never writes through is read
+// through the non-coherent path (ld.global.nc), as NVIDIA's compiler reads CLBlast's GEMM
+// operands; one the kernel writes through, or without restrict, is not.
+TEST(NvptxCodegen, RestrictConstGlobalPointersAreReadThroughTheNonCoherentPath) {
+  const CodegenResult result = compile(R"(
+kernel void reads_restrict(global const float4* restrict in, global float4* restrict out) {
+  out[get_global_id(0)] = in[get_global_id(0)];
+}
+kernel void reads_plain(global const float4* in, global float4* out) { out[get_global_id(0)] = in[get_global_id(0)]; }
+kernel void reads_written(global float4* restrict io) { io[get_global_id(0)] = io[get_global_id(0) + 1]; })");
+  ASSERT_TRUE(result.ok) << result.log;
+  const std::string ptx = decoded(result).ptx;
+  const auto body_of = [&](const std::string& kernel) {
+    const size_t start = ptx.find(".entry " + kernel + "(");
+    EXPECT_NE(start, std::string::npos) << ptx;
+    return ptx.substr(start, ptx.find("\n}", start) - start);
+  };
+  EXPECT_NE(body_of("reads_restrict").find("ld.global.nc.v4.f32"), std::string::npos) << ptx;
+  for (const char* kernel : {"reads_plain", "reads_written"}) {
+    const std::string body = body_of(kernel);
+    EXPECT_EQ(body.find("ld.global.nc"), std::string::npos) << body;
+    EXPECT_NE(body.find("ld.global.v4.f32"), std::string::npos) << body;
+  }
+}
+
 // A kernel with reqd_work_group_size tells ptxas its largest block (.maxntid, not .reqntid:
 // a non-uniform range's edge groups are smaller blocks); a kernel without says nothing.
 TEST(NvptxCodegen, RequiredWorkGroupSizeBoundsTheBlock) {

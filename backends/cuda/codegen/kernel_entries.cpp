@@ -58,6 +58,10 @@ llvm::Function* make_entry(llvm::Function& body, const std::string& name, llvm::
   auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(c), params, false);
   auto* entry = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, name, module);
   for (llvm::Argument& arg : body.args()) {
+    // The entry only passes a pointer on to the body, so the body's restrict (noalias) holds for
+    // the entry's whole run; the inliner would turn it into scoped metadata, which the NVPTX
+    // back end does not read when it decides that a read-only pointer may use ld.global.nc.
+    if (arg.hasNoAliasAttr() && !is_local_pointer(arg.getType())) entry->addParamAttr(arg.getArgNo(), llvm::Attribute::NoAlias);
     if (arg.hasByValAttr()) {
       entry->addParamAttr(arg.getArgNo(), llvm::Attribute::getWithByValType(c, arg.getParamByValType()));
       if (llvm::MaybeAlign align = arg.getParamAlign()) {
