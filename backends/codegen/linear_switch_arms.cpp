@@ -107,6 +107,33 @@ std::optional<LinearFit> fit(const std::vector<int64_t>& keys, const std::vector
   return line;
 }
 
+// The one value `switched` can hold on the edge from a switch on it to its default
+// destination `to`: the one value of `defined` that no case takes. LazyValueInfo takes the
+// cases out of the full range one at a time, and a range with a hole in the middle stays whole
+// (cases 3, 1, 2 of c & 3 leave it [0, 3) rather than {0}).
+std::optional<llvm::APInt> default_key(llvm::Value* switched, llvm::BasicBlock& from, llvm::BasicBlock& to,
+                                       const llvm::ConstantRange& defined) {
+  constexpr uint64_t kLargestDefinedRange = 64;
+  const auto* choice = llvm::dyn_cast<llvm::SwitchInst>(from.getTerminator());
+  if (!choice || choice->getCondition() != switched || choice->getDefaultDest() != &to || defined.isFullSet() ||
+      defined.isWrappedSet() || (defined.getUpper() - defined.getLower()).ugt(kLargestDefinedRange)) {
+    return std::nullopt;
+  }
+  for (const auto& option : choice->cases()) {
+    if (option.getCaseSuccessor() == &to) return std::nullopt;  // the edge carries that case too
+  }
+  std::optional<llvm::APInt> key;
+  for (llvm::APInt value = defined.getLower(); value != defined.getUpper(); ++value) {
+    const bool taken = std::any_of(choice->case_begin(), choice->case_end(), [&](const auto& option) {
+      return option.getCaseValue()->getValue() == value;
+    });
+    if (taken) continue;
+    if (key) return std::nullopt;  // two values reach the default
+    key = value;
+  }
+  return key;
+}
+
 bool dominates_block(llvm::Value* value, llvm::BasicBlock& block, const llvm::DominatorTree& dominators) {
   auto* instruction = llvm::dyn_cast<llvm::Instruction>(value);
   return !instruction || dominators.properlyDominates(instruction->getParent(), &block);
@@ -138,7 +165,9 @@ bool fold_phi(llvm::PHINode& phi, llvm::LazyValueInfo& values, const llvm::Domin
     for (unsigned i = 0; i < phi.getNumIncomingValues(); ++i) {
       const llvm::ConstantRange on_edge =
           values.getConstantRangeOnEdge(switched, phi.getIncomingBlock(i), &block, &phi).intersectWith(defined);
-      const llvm::APInt* key = on_edge.getSingleElement();
+      std::optional<llvm::APInt> key;
+      if (const llvm::APInt* single = on_edge.getSingleElement()) key = *single;
+      if (!key) key = default_key(switched, *phi.getIncomingBlock(i), block, defined);
       if (!key) break;
       // The key as the rebuilt amount will see it: zero-extended or truncated to its type.
       const llvm::APInt cast = key->zextOrTrunc(type->getBitWidth());

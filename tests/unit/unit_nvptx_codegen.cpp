@@ -376,6 +376,28 @@ kernel void strided(global float* out, uint count) {
   EXPECT_EQ(align.find("bra"), std::string::npos) << align;
 }
 
+// The same fold when the switch lists its cases out of order: the value reaching the default
+// is then not one range LazyValueInfo can tell (backends/codegen/linear_switch_arms.cpp).
+TEST(NvptxCodegen, ByteAlignmentSwitchWithCasesOutOfOrderBecomesOneFunnelShift) {
+  SKIP_WITHOUT_PTXAS();
+  const CodegenResult result = compile(R"(
+kernel void out_of_order(global uint* out, global const uint* in, int c) {
+  uint a = in[0], r;
+  switch (c & 3) {
+    case 3: r = a >> 8; break;
+    case 1: r = a >> 24; break;
+    case 2: r = a >> 16; break;
+    default: r = 0; break;
+  }
+  out[0] = r;
+})");
+  ASSERT_TRUE(result.ok) << result.log;
+  const std::string ptx = decoded(result).ptx;
+  EXPECT_TRUE(ptxas_accepts(ptx));
+  EXPECT_NE(ptx.find("shf.l.wrap.b32"), std::string::npos) << ptx;
+  EXPECT_EQ(ptx.find("bra"), std::string::npos) << ptx;
+}
+
 // Vector loads of halves widened to float or double keep a cvt per half
 // (backends/cuda/codegen/half_extending_loads.h): LLVM 15 would load 8 or 16 halves' bits
 // straight into float and double registers.
