@@ -156,7 +156,8 @@ void simplify_function(llvm::Function& function, llvm::function_ref<void(llvm::F
   passes.run(function, managers.functions);
 }
 
-void optimize_module(llvm::Module& module, llvm::TargetMachine& machine, bool full) {
+void optimize_module(llvm::Module& module, llvm::TargetMachine& machine, bool full,
+                     llvm::function_ref<void(llvm::Function&)> prepare) {
   llvm::PipelineTuningOptions tuning;
   tuning.LoopVectorization = full;
   tuning.SLPVectorization = full;
@@ -168,6 +169,16 @@ void optimize_module(llvm::Module& module, llvm::TargetMachine& machine, bool fu
     });
   }
   AnalysisManagers managers(builder);
+  if (full && prepare) {
+    llvm::FunctionPassManager promotion;
+    promotion.addPass(llvm::SROAPass());
+    for (llvm::Function& function : module) {
+      if (function.isDeclaration()) continue;
+      promotion.run(function, managers.functions);
+      prepare(function);
+      managers.functions.invalidate(function, llvm::PreservedAnalyses::none());
+    }
+  }
   llvm::ModulePassManager passes = full ? builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3)
                                         : builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);
   passes.run(module, managers.modules);

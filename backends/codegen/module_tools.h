@@ -53,8 +53,11 @@ void simplify_function(llvm::Function& function);
 // variables SSA values and before anything reshapes its arithmetic.
 void simplify_function(llvm::Function& function, llvm::function_ref<void(llvm::Function&)> prepare);
 
-// The O3 pipeline (vectorisers included) when `full`, else O0.
-void optimize_module(llvm::Module& module, llvm::TargetMachine& machine, bool full);
+// The O3 pipeline (vectorisers included) when `full`, else O0. With `prepare`, a full
+// optimisation first runs SROA and then `prepare` on every function with a body, before
+// anything reshapes its arithmetic (as simplify_function does).
+void optimize_module(llvm::Module& module, llvm::TargetMachine& machine, bool full,
+                     llvm::function_ref<void(llvm::Function&)> prepare = nullptr);
 
 // An object file or assembly text; empty when the target cannot emit it.
 std::string emit_machine_code(llvm::Module& module, llvm::TargetMachine& machine, llvm::CodeGenFileType type);

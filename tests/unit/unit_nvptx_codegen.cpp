@@ -466,6 +466,38 @@ kernel void reads_written(global float4* restrict io) { io[get_global_id(0)] = i
   }
 }
 
+// Unrolled loads whose int indices differ by constants share one address and take the
+// constants as immediate offsets (CLBlast's Xgemm with strided access, and NVIDIA's compiler
+// on it): int column = get_local_id(1) + i * 8 is exact in 64 bits, since the thread index is
+// below 1024 and i below 8 (backends/codegen/index_widening.h).
+TEST(NvptxCodegen, UnrolledIntIndicesBecomeImmediateOffsets) {
+  const CodegenResult result = compile(R"(
+kernel void strided(global const float* restrict b, global float* out, int n) {
+  float sum = 0.0f;
+  for (int k = 0; k < n; ++k) {
+    #pragma unroll
+    for (int i = 0; i < 8; ++i) {
+      int column = get_local_id(1) + i * 8;
+      sum += b[k * n + column + get_group_id(1) * 64];
+    }
+  }
+  out[get_global_id(0)] = sum;
+})");
+  ASSERT_TRUE(result.ok) << result.log;
+  const std::string ptx = decoded(result).ptx;
+  // ld.global.nc.f32 %f6, [%rd25+-128]: the base register and the offset, if any.
+  const std::regex load(R"(ld\.global\.nc\.f32\s+%f\d+, \[(%rd\d+)(?:\+(-?\d+))?\])");
+  std::set<std::string> bases;
+  std::set<int> offsets;
+  for (auto it = std::sregex_iterator(ptx.begin(), ptx.end(), load); it != std::sregex_iterator(); ++it) {
+    bases.insert((*it)[1]);
+    offsets.insert((*it)[2].matched ? std::stoi((*it)[2]) : 0);
+  }
+  EXPECT_EQ(bases.size(), 1u) << ptx;
+  ASSERT_EQ(offsets.size(), 8u) << ptx;
+  for (auto it = std::next(offsets.begin()); it != offsets.end(); ++it) EXPECT_EQ(*it - *std::prev(it), 32) << ptx;
+}
+
 // A kernel with reqd_work_group_size tells ptxas its largest block (.maxntid, not .reqntid:
 // a non-uniform range's edge groups are smaller blocks); a kernel without says nothing.
 TEST(NvptxCodegen, RequiredWorkGroupSizeBoundsTheBlock) {

@@ -7,6 +7,7 @@
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 
 #include <functional>
@@ -193,7 +194,15 @@ class BuiltinLowering {
          llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_z},
         {llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
          llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z}};
-    return b.CreateZExt(b.CreateCall(llvm::Intrinsic::getDeclaration(&module_, kIds[kind][d])), b.getInt64Ty());
+    // The hardware's limits (blocks of at most 1024 x 1024 x 64 threads; grids of 2^31 - 1 x
+    // 65535 x 65535 blocks): int index arithmetic on work-item ids is then provably exact in 64
+    // bits (index_widening.h).
+    static constexpr uint64_t kLimits[3][3] = {{1024, 1024, 64}, {1025, 1025, 65}, {0x7fffffff, 0xffff, 0xffff}};
+    llvm::CallInst* read = b.CreateCall(llvm::Intrinsic::getDeclaration(&module_, kIds[kind][d]));
+    const uint64_t lowest = kind == kBlockSize ? 1 : 0;
+    read->setMetadata(llvm::LLVMContext::MD_range,
+                      llvm::MDBuilder(module_.getContext()).createRange(llvm::APInt(32, lowest), llvm::APInt(32, kLimits[kind][d])));
+    return b.CreateZExt(read, b.getInt64Ty());
   }
 
   llvm::Value* field(llvm::IRBuilder<>& b, LaunchContextField field, unsigned d) {

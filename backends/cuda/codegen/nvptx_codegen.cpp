@@ -13,6 +13,7 @@
 
 #include "backends/codegen/module_tools.h"
 #include "backends/codegen/constant_samplers.h"
+#include "backends/codegen/index_widening.h"
 #include "backends/codegen/work_group_scratch.h"
 #include "backends/cuda/codegen/address_space_remap.h"
 #include "backends/cuda/codegen/converged_lanes.h"
@@ -114,7 +115,9 @@ CodegenResult generate_nvptx_code(std::string_view bitcode, const CodegenOptions
     result.log += invalid;
     return result;
   }
-  optimize_module(*module, *machine, options.optimize);
+  // Only the additions: 64-bit multiplies cost a GPU several instructions.
+  optimize_module(*module, *machine, options.optimize,
+                  [](llvm::Function& f) { widen_signed_index_arithmetic(f, IndexWidening{.multiplications = false}); });
   legalize_address_space_casts(*module);
   take_back_edges_on_true(*module);
   emit_variable_funnel_shifts_as_shf(*module);

@@ -12,6 +12,7 @@
 
 #include <map>
 
+#include "backends/codegen/index_widening.h"
 #include "backends/codegen/module_tools.h"
 #include "backends/codegen/printf_lowering.h"
 #include "backends/codegen/private_volatiles.h"
@@ -19,7 +20,6 @@
 #include "backends/host/codegen/barrier_regions.h"
 #include "backends/host/codegen/component_rejoining.h"
 #include "backends/host/codegen/context_layout.h"
-#include "backends/host/codegen/index_widening.h"
 #include "backends/host/codegen/local_memory_lowering.h"
 #include "backends/host/codegen/masked_loops.h"
 #include "backends/host/codegen/work_item_builtins.h"
@@ -485,7 +485,7 @@ std::string lower_work_groups(llvm::Module& module, bool vectorize) {
     facts.local_bytes = lower_local_variables(*work_item, context_type);
     WorkItemForms forms{work_item, nullptr, 1};
     if (vectorize) {
-      simplify_function(*work_item, widen_signed_index_arithmetic);
+      simplify_function(*work_item, [](llvm::Function& f) { widen_signed_index_arithmetic(f); });
       if (collective) debug_log("host kernel " + name + " runs one work-item at a time: it calls work-group collective functions");
       if (has_barriers) {
         // Interleaved only for a kernel that may get a vector form: splitting again costs build time.

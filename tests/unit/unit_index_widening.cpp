@@ -1,4 +1,4 @@
-// 64-bit index arithmetic from nsw int arithmetic (backends/host/codegen/index_widening.h):
+// 64-bit index arithmetic from nsw int arithmetic (backends/codegen/index_widening.h):
 // which sign extensions are rewritten and into what, and the reason it exists: after LLVM's
 // function simplification reassociates an index (dropping the nsw flags), the divergence
 // analysis still proves that neighbouring work-items' addresses step without wrapping.
@@ -12,8 +12,8 @@
 #include <memory>
 #include <string>
 
+#include "backends/codegen/index_widening.h"
 #include "backends/codegen/module_tools.h"
-#include "backends/host/codegen/index_widening.h"
 #include "backends/host/codegen/work_item_divergence.h"
 #include "tests/support/llvm_ir_text.h"
 
@@ -21,7 +21,7 @@ namespace {
 
 using cucl::backend::host::LaneStride;
 using cucl::backend::host::WorkItemDivergence;
-using cucl::backend::host::widen_signed_index_arithmetic;
+using cucl::backend::widen_signed_index_arithmetic;
 
 llvm::Instruction* named(llvm::Function& function, const std::string& name) {
   for (llvm::Instruction& instruction : llvm::instructions(function)) {
@@ -43,7 +43,7 @@ std::string text_of(const llvm::Value* value) {
   return stream.str();
 }
 
-TEST(HostIndexWidening, NswArithmeticUnderASignExtensionIsDoneIn64Bits) {
+TEST(IndexWidening, NswArithmeticUnderASignExtensionIsDoneIn64Bits) {
   llvm::LLVMContext context;
   auto module = cucl::test::parse_ir(R"(
     define void @f(ptr %p, i32 %a, i32 %b, i32 %c) {
@@ -87,7 +87,7 @@ TEST(HostIndexWidening, NswArithmeticUnderASignExtensionIsDoneIn64Bits) {
 // Arithmetic that may wrap (no nsw: unsigned in OpenCL C, or flags already dropped), shifts by
 // a variable amount, and extensions of anything else are left as they are; an nsw operation
 // above a wrapping one extends the wrapping one's result.
-TEST(HostIndexWidening, WrappingArithmeticKeepsItsWidth) {
+TEST(IndexWidening, WrappingArithmeticKeepsItsWidth) {
   llvm::LLVMContext context;
   auto module = cucl::test::parse_ir(R"(
     define void @f(ptr %p, i32 %a, i32 %b) {
@@ -122,7 +122,7 @@ TEST(HostIndexWidening, WrappingArithmeticKeepsItsWidth) {
 // Trees that share operands (x + x, 40 times over) are widened once per value, and a sum of
 // 5000 terms is widened only near its root: the function grows by a bounded amount, stays
 // valid, and the build does not recurse 5000 calls deep.
-TEST(HostIndexWidening, SharedAndDeepTreesStayBounded) {
+TEST(IndexWidening, SharedAndDeepTreesStayBounded) {
   std::string body = "define void @f(ptr %p, i32 %a) {\n  %x0 = add nsw i32 %a, 1\n";
   for (int i = 1; i <= 40; ++i) {
     body += "  %x" + std::to_string(i) + " = add nsw i32 %x" + std::to_string(i - 1) + ", %x" + std::to_string(i - 1) + "\n";
@@ -176,7 +176,7 @@ LaneStride widened_address_stride() {
     })", context);
   if (!module) return {};
   llvm::Function& wi = *module->getFunction("wi");
-  cucl::backend::simplify_function(wi, widen_signed_index_arithmetic);
+  cucl::backend::simplify_function(wi, [](llvm::Function& f) { widen_signed_index_arithmetic(f); });
   WorkItemDivergence divergence(wi, *wi.getArg(2), {});
   divergence.set_lanes(8);
   for (llvm::Instruction& instruction : llvm::instructions(wi)) {
@@ -185,11 +185,87 @@ LaneStride widened_address_stride() {
   return {};
 }
 
-TEST(HostIndexWidening, WidenedIndicesStepProvenlyAfterSimplification) {
+TEST(IndexWidening, WidenedIndicesStepProvenlyAfterSimplification) {
   const LaneStride widened = widened_address_stride();
   EXPECT_TRUE(widened.affine);
   EXPECT_EQ(widened.step, 4);
   EXPECT_TRUE(widened.proven);
+}
+
+// A GPU's widening (multiplications = false) keeps products and shifts in 32 bits and widens
+// the additions around them.
+TEST(IndexWidening, WithoutMultiplicationsOnlyAdditionsAreWidened) {
+  llvm::LLVMContext context;
+  auto module = cucl::test::parse_ir(R"(
+    define void @f(ptr %p, i32 %a, i32 %b, i32 %c) {
+      %scaled = mul nsw i32 %a, %c
+      %sum = add nsw i32 %scaled, %b
+      %index = sext i32 %sum to i64
+      %address = getelementptr float, ptr %p, i64 %index
+      store float 0.0, ptr %address
+      ret void
+    })", context);
+  ASSERT_TRUE(module);
+  llvm::Function& f = *module->getFunction("f");
+  widen_signed_index_arithmetic(f, cucl::backend::IndexWidening{.multiplications = false});
+  auto* sum = llvm::dyn_cast<llvm::BinaryOperator>(index_of(f, "address"));
+  ASSERT_NE(sum, nullptr);
+  EXPECT_EQ(sum->getOpcode(), llvm::Instruction::Add);
+  EXPECT_TRUE(sum->getType()->isIntegerTy(64));
+  auto* scaled = llvm::dyn_cast<llvm::SExtInst>(sum->getOperand(0));
+  ASSERT_NE(scaled, nullptr) << text_of(sum);
+  EXPECT_EQ(scaled->getOperand(0), named(f, "scaled"));
+}
+
+// int column = get_local_id(1) + i * 8 truncates a 64-bit sum; where that sum's range fits
+// in an int (a thread index below 1024, a loop counter below 8), the sum itself is the
+// widened value. Without the thread index's range it may not fit, and stays extended.
+std::string column_source(bool thread_index_has_range) {
+  return std::string(R"(
+    declare i32 @thread_index()
+    define void @f(ptr %p, i32 %n) {
+    entry:
+      %tid = call i32 @thread_index())") +
+         (thread_index_has_range ? ", !range !0" : "") + R"(
+      %tid.wide = zext i32 %tid to i64
+      br label %loop
+    loop:
+      %i = phi i32 [ 0, %entry ], [ %next, %loop ]
+      %step = mul nsw i32 %i, 8
+      %step.wide = sext i32 %step to i64
+      %sum = add i64 %tid.wide, %step.wide
+      %column = trunc i64 %sum to i32
+      %shifted = add nsw i32 %column, %n
+      %index = sext i32 %shifted to i64
+      %address = getelementptr float, ptr %p, i64 %index
+      store float 0.0, ptr %address
+      %next = add nuw nsw i32 %i, 1
+      %done = icmp eq i32 %next, 8
+      br i1 %done, label %exit, label %loop
+    exit:
+      ret void
+    }
+    !0 = !{i32 0, i32 1024})";
+}
+
+TEST(IndexWidening, TruncationsThatFitAreTheirWideValue) {
+  for (bool ranged : {true, false}) {
+    llvm::LLVMContext context;
+    auto module = cucl::test::parse_ir(column_source(ranged), context);
+    ASSERT_TRUE(module);
+    llvm::Function& f = *module->getFunction("f");
+    widen_signed_index_arithmetic(f, cucl::backend::IndexWidening{.multiplications = false});
+    auto* shifted = llvm::dyn_cast<llvm::BinaryOperator>(index_of(f, "address"));
+    ASSERT_NE(shifted, nullptr);
+    EXPECT_TRUE(shifted->getType()->isIntegerTy(64));
+    if (ranged) {
+      EXPECT_EQ(shifted->getOperand(0), named(f, "sum")) << text_of(shifted);
+    } else {
+      auto* extended = llvm::dyn_cast<llvm::SExtInst>(shifted->getOperand(0));
+      ASSERT_NE(extended, nullptr) << text_of(shifted);
+      EXPECT_EQ(extended->getOperand(0), named(f, "column"));
+    }
+  }
 }
 
 }  // namespace
