@@ -62,7 +62,9 @@ llvm::Function* make_entry(llvm::Function& body, const std::string& name, llvm::
     // The entry only passes a pointer on to the body, so the body's restrict (noalias) holds for
     // the entry's whole run; the inliner would turn it into scoped metadata, which the NVPTX
     // back end does not read when it decides that a read-only pointer may use ld.global.nc.
-    if (arg.hasNoAliasAttr() && !is_local_pointer(arg.getType())) entry->addParamAttr(arg.getArgNo(), llvm::Attribute::NoAlias);
+    if (arg.hasNoAliasAttr() && !is_local_pointer(arg.getType())) {
+      entry->addParamAttr(arg.getArgNo(), llvm::Attribute::NoAlias);
+    }
     if (arg.hasByValAttr()) {
       entry->addParamAttr(arg.getArgNo(), llvm::Attribute::getWithByValType(c, arg.getParamByValType()));
       if (llvm::MaybeAlign align = arg.getParamAlign()) {
@@ -199,9 +201,8 @@ class BuiltinLowering {
     // bits (index_widening.h).
     static constexpr uint64_t kLimits[3][3] = {{1024, 1024, 64}, {1025, 1025, 65}, {0x7fffffff, 0xffff, 0xffff}};
     llvm::CallInst* read = b.CreateCall(llvm::Intrinsic::getDeclaration(&module_, kIds[kind][d]));
-    const uint64_t lowest = kind == kBlockSize ? 1 : 0;
-    read->setMetadata(llvm::LLVMContext::MD_range,
-                      llvm::MDBuilder(module_.getContext()).createRange(llvm::APInt(32, lowest), llvm::APInt(32, kLimits[kind][d])));
+    const llvm::APInt lowest(32, kind == kBlockSize ? 1 : 0), beyond(32, kLimits[kind][d]);
+    read->setMetadata(llvm::LLVMContext::MD_range, llvm::MDBuilder(module_.getContext()).createRange(lowest, beyond));
     return b.CreateZExt(read, b.getInt64Ty());
   }
 
