@@ -55,8 +55,8 @@ class WideningRules {
                                                                                      : nullptr;
   }
 
-  bool is_root(llvm::SExtInst& extension, llvm::Type* wide) {
-    return widens(extension.getOperand(0)) || whole_before_truncation(extension.getOperand(0), wide);
+  bool is_root(llvm::SExtInst& extension) {
+    return widens(extension.getOperand(0)) || whole_before_truncation(extension.getOperand(0), extension.getType());
   }
 
  private:
@@ -135,7 +135,7 @@ void widen_signed_index_arithmetic(llvm::Function& function, const IndexWidening
   for (llvm::Instruction& instruction : llvm::instructions(function)) {
     budget += 2;
     auto* extension = llvm::dyn_cast<llvm::SExtInst>(&instruction);
-    if (extension && extension->getType()->isIntegerTy() && rules.is_root(*extension, extension->getType())) {
+    if (extension && extension->getType()->isIntegerTy() && rules.is_root(*extension)) {
       extensions.push_back(extension);
     }
   }

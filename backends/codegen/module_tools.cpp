@@ -39,6 +39,17 @@ struct AnalysisManagers {
   }
 };
 
+// SROA makes the function's private variables SSA values; `prepare` then sees its arithmetic
+// before anything reshapes it. The function's analyses are dropped afterwards.
+void promote_then_prepare(llvm::Function& function, AnalysisManagers& managers,
+                          llvm::function_ref<void(llvm::Function&)> prepare) {
+  llvm::FunctionPassManager promotion;
+  promotion.addPass(llvm::SROAPass());
+  promotion.run(function, managers.functions);
+  prepare(function);
+  managers.functions.invalidate(function, llvm::PreservedAnalyses::none());
+}
+
 }  // namespace
 
 std::unique_ptr<llvm::Module> read_bitcode(std::string_view bitcode, llvm::LLVMContext& context, std::string& log) {
@@ -144,13 +155,7 @@ void simplify_function(llvm::Function& function) { simplify_function(function, n
 void simplify_function(llvm::Function& function, llvm::function_ref<void(llvm::Function&)> prepare) {
   llvm::PassBuilder builder;
   AnalysisManagers managers(builder);
-  if (prepare) {
-    llvm::FunctionPassManager promotion;
-    promotion.addPass(llvm::SROAPass());
-    promotion.run(function, managers.functions);
-    prepare(function);
-    managers.functions.invalidate(function, llvm::PreservedAnalyses::none());
-  }
+  if (prepare) promote_then_prepare(function, managers, prepare);
   llvm::FunctionPassManager passes =
       builder.buildFunctionSimplificationPipeline(llvm::OptimizationLevel::O2, llvm::ThinOrFullLTOPhase::None);
   passes.run(function, managers.functions);
@@ -170,13 +175,8 @@ void optimize_module(llvm::Module& module, llvm::TargetMachine& machine, bool fu
   }
   AnalysisManagers managers(builder);
   if (full && prepare) {
-    llvm::FunctionPassManager promotion;
-    promotion.addPass(llvm::SROAPass());
     for (llvm::Function& function : module) {
-      if (function.isDeclaration()) continue;
-      promotion.run(function, managers.functions);
-      prepare(function);
-      managers.functions.invalidate(function, llvm::PreservedAnalyses::none());
+      if (!function.isDeclaration()) promote_then_prepare(function, managers, prepare);
     }
   }
   llvm::ModulePassManager passes = full ? builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3)
