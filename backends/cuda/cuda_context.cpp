@@ -11,10 +11,16 @@ CudaContext::CudaContext(std::shared_ptr<const CudaDriver> driver, CUdevice devi
       device_(device),
       registry_(std::move(registry)),
       staging_(std::make_unique<StagingPool>(*driver_)) {
-  int pitch = 0;
-  if (driver_->cuDeviceGetAttribute(&pitch, CU_DEVICE_ATTRIBUTE_MAX_PITCH, device_) == CUDA_SUCCESS && pitch > 0) {
-    max_pitch_ = static_cast<size_t>(pitch);
-  }
+  auto attribute = [&](CUdevice_attribute which) -> size_t {
+    int value = 0;
+    return driver_->cuDeviceGetAttribute(&value, which, device_) == CUDA_SUCCESS && value > 0 ? size_t(value) : 0;
+  };
+  max_pitch_ = attribute(CU_DEVICE_ATTRIBUTE_MAX_PITCH);
+  texture_limits_ = {attribute(CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT),
+                     attribute(CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT),
+                     attribute(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH),
+                     attribute(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT),
+                     attribute(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH)};
 }
 
 CudaContext::~CudaContext() {

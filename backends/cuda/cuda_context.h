@@ -20,6 +20,13 @@ namespace cucl::backend::cuda {
 class StagingPool;
 class FillKernels;
 
+// The texture unit's limits on pitched linear memory, in bytes and pixels (0 where the
+// driver does not say).
+struct PitchedTextureLimits {
+  size_t address_alignment = 0, pitch_alignment = 0;
+  size_t max_width = 0, max_height = 0, max_pitch = 0;
+};
+
 class CudaContext {
  public:
   CudaContext(std::shared_ptr<const CudaDriver> driver, CUdevice device, std::shared_ptr<HostRegistry> registry);
@@ -31,6 +38,8 @@ class CudaContext {
   CUdevice device() const { return device_; }
   // The largest row pitch the driver's 2D and 3D copies take.
   size_t max_pitch() const { return max_pitch_; }
+  // Read once: every image asks (cuda_image_sampling.cpp).
+  const PitchedTextureLimits& pitched_texture_limits() const { return texture_limits_; }
   // Makes the primary context current on the calling thread (retaining it the first
   // time). Every thread calls this before it calls the driver. Throws CudaError.
   void make_current();
@@ -71,6 +80,7 @@ class CudaContext {
   std::shared_ptr<const CudaDriver> driver_;
   CUdevice device_;
   size_t max_pitch_ = 0;
+  PitchedTextureLimits texture_limits_;
   std::shared_ptr<HostRegistry> registry_;
   ManagedBudget managed_budget_;
   SvmDualViews svm_views_;

@@ -44,12 +44,6 @@ unsigned served_state(unsigned bits, const TextureFormat& format) {
   return bits;
 }
 
-int attribute(const CudaContext& context, CUdevice_attribute which) {
-  int value = 0;
-  if (context.driver().cuDeviceGetAttribute(&value, which, context.device()) != CUDA_SUCCESS) return 0;
-  return value;
-}
-
 // The rows of pitched linear memory a texture reads an image as: a 2D image's rows, a 1D
 // image as one row, a 1D array's layers as rows (the builtins read each layer at its rows'
 // centre, where the linear filter weighs no other layer). Null for the other types.
@@ -77,14 +71,11 @@ std::optional<CUDA_RESOURCE_DESC> texture_rows(const SampledImage& image, CUdevi
 }
 
 // Whether the texture unit can address the rows as they lie.
-bool fits_texture_limits(const CudaContext& context, const CUDA_RESOURCE_DESC& resource, size_t pitch_alignment) {
-  const auto alignment = static_cast<CUdeviceptr>(attribute(context, CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT));
+bool fits_texture_limits(const PitchedTextureLimits& limits, const CUDA_RESOURCE_DESC& resource) {
   const auto& rows = resource.res.pitch2D;
-  if (alignment == 0 || pitch_alignment == 0) return false;
-  return rows.devPtr % alignment == 0 && rows.pitchInBytes % pitch_alignment == 0 &&
-         rows.width <= static_cast<size_t>(attribute(context, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH)) &&
-         rows.height <= static_cast<size_t>(attribute(context, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT)) &&
-         rows.pitchInBytes <= static_cast<size_t>(attribute(context, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH));
+  if (limits.address_alignment == 0 || limits.pitch_alignment == 0) return false;
+  return rows.devPtr % limits.address_alignment == 0 && rows.pitchInBytes % limits.pitch_alignment == 0 &&
+         rows.width <= limits.max_width && rows.height <= limits.max_height && rows.pitchInBytes <= limits.max_pitch;
 }
 
 class TextureSampling final : public ImageSampling {
@@ -142,10 +133,11 @@ std::unique_ptr<ImageSampling> sample_image_with_textures(std::shared_ptr<CudaCo
   if (!format) return nullptr;
   const auto& memory = static_cast<const CudaMemory&>(*image.pixels.memory);
   if (memory.host_address(0)) return nullptr;  // the application's registered pages: software
-  const auto pitch_alignment = static_cast<size_t>(attribute(*context, CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT));
-  if (pitch_alignment == 0) return nullptr;
-  std::optional<CUDA_RESOURCE_DESC> resource = texture_rows(image, memory.device_address(image.pixels.offset), pitch_alignment);
-  if (!resource || !fits_texture_limits(*context, *resource, pitch_alignment)) return nullptr;
+  const PitchedTextureLimits& limits = context->pitched_texture_limits();
+  if (limits.pitch_alignment == 0) return nullptr;
+  std::optional<CUDA_RESOURCE_DESC> resource =
+      texture_rows(image, memory.device_address(image.pixels.offset), limits.pitch_alignment);
+  if (!resource || !fits_texture_limits(limits, *resource)) return nullptr;
   resource->res.pitch2D.format = format->format;
   resource->res.pitch2D.numChannels = format->channels;
 
