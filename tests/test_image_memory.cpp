@@ -371,6 +371,62 @@ TEST_P(ImageMemory, FillConvertsTheColourToEachFormat) {
   }
 }
 
+// A fill of a box inside a 3D image and a 2D array (rows apart, slices apart) colours every
+// pixel of the box and no other, with pixels of 1, 2, 4, 8 and 16 bytes, at odd origins
+// too (the rows are then not word-aligned).
+TEST_P(ImageMemory, FillColoursEveryRowOfABoxAndNothingAround) {
+  struct Case {
+    cl_image_format format;
+    std::array<uint32_t, 4> color;
+    size_t channels, channel_bytes;
+  };
+  const Case cases[] = {{{CL_R, CL_UNSIGNED_INT8}, {0x5A, 0, 0, 0}, 1, 1},
+                        {{CL_RG, CL_UNSIGNED_INT8}, {0x12, 0x34, 0, 0}, 2, 1},
+                        {{CL_RGBA, CL_UNSIGNED_INT8}, {1, 2, 3, 4}, 4, 1},
+                        {{CL_RGBA, CL_UNSIGNED_INT16}, {0x1111, 0x2222, 0x3333, 0x4444}, 4, 2},
+                        {{CL_RGBA, CL_UNSIGNED_INT32}, {0x01020304, 0x05060708, 0x090A0B0C, 0x0D0E0F10}, 4, 4}};
+  constexpr size_t width = 7, height = 5, depth = 4;
+  for (cl_mem_object_type type : {CL_MEM_OBJECT_IMAGE3D, CL_MEM_OBJECT_IMAGE2D_ARRAY}) {
+    for (const Case& c : cases) {
+      SCOPED_TRACE(testing::Message() << "type 0x" << std::hex << type << ", format 0x" << c.format.image_channel_order
+                                      << "/0x" << c.format.image_channel_data_type);
+      const cl_image_desc desc = type == CL_MEM_OBJECT_IMAGE3D ? image_desc(type, width, height, depth)
+                                                               : image_desc(type, width, height, 1, depth);
+      Mem image = make_image(env.context, CL_MEM_READ_WRITE, c.format, desc);
+      const size_t pixel = c.channels * c.channel_bytes;
+      const size_t all[3] = {width, height, depth}, zero[3] = {0, 0, 0};
+      const std::vector<unsigned char> before = pattern(width * height * depth * pixel);
+      ASSERT_EQ(clEnqueueWriteImage(env.queue, image, CL_FALSE, zero, all, 0, 0, before.data(), 0, nullptr, nullptr),
+                CL_SUCCESS);
+      const size_t origin[3] = {1, 1, 1}, region[3] = {5, 3, 2};
+      ASSERT_EQ(clEnqueueFillImage(env.queue, image, c.color.data(), origin, region, 0, nullptr, nullptr),
+                CL_SUCCESS);
+      std::vector<unsigned char> after(before.size(), 0xEE);
+      ASSERT_EQ(clEnqueueReadImage(env.queue, image, CL_TRUE, zero, all, 0, 0, after.data(), 0, nullptr, nullptr),
+                CL_SUCCESS);
+      std::vector<unsigned char> colour(pixel);
+      for (size_t byte = 0; byte < pixel; ++byte) {  // unsigned channels, little-endian
+        colour[byte] = static_cast<unsigned char>(c.color[byte / c.channel_bytes] >> (8 * (byte % c.channel_bytes)));
+      }
+      size_t wrong = 0;
+      for (size_t z = 0; z < depth; ++z) {
+        for (size_t y = 0; y < height; ++y) {
+          for (size_t x = 0; x < width; ++x) {
+            const bool inside = x >= origin[0] && x < origin[0] + region[0] && y >= origin[1] &&
+                                y < origin[1] + region[1] && z >= origin[2] && z < origin[2] + region[2];
+            const size_t at = ((z * height + y) * width + x) * pixel;
+            const std::vector<unsigned char> got(after.begin() + at, after.begin() + at + pixel);
+            const std::vector<unsigned char> want =
+                inside ? colour : std::vector<unsigned char>(before.begin() + at, before.begin() + at + pixel);
+            if (got != want && ++wrong <= 3) ADD_FAILURE() << "pixel (" << x << ", " << y << ", " << z << ")";
+          }
+        }
+      }
+      EXPECT_EQ(wrong, 0u);
+    }
+  }
+}
+
 TEST_P(ImageMemory, MapsShowThePixelsWithTheImagePitches) {
   auto source = pattern(6 * 5 * 3 * 4);
   Mem cube = make_image(env.context, CL_MEM_COPY_HOST_PTR, rgba8, image_desc(CL_MEM_OBJECT_IMAGE3D, 6, 5, 3),

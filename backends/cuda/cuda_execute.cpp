@@ -78,21 +78,18 @@ struct StreamExecutor {
     return Pending::StreamWork;
   }
 
-  // Image fills: one fill where the rows (and slices) follow each other, else row by row.
+  // Image fills: one fill where the rows (and slices) follow each other, else one launch
+  // over the rows.
   Pending operator()(const op::FillRect& fill) const {
     std::array<uint8_t, 128> pattern{};
     std::copy(fill.pattern.begin(), fill.pattern.begin() + fill.pattern_size, pattern.begin());
+    const CUdeviceptr first = memory_of(fill.dst).device_address(fill.dst.offset);
     if (op::box_is_unbroken(fill.region, fill.row_pitch, fill.slice_pitch)) {
-      enqueue_fill(context, stream, memory_of(fill.dst).device_address(fill.dst.offset),
-                   fill.region[0] * fill.region[1] * fill.region[2], pattern, fill.pattern_size);
-      return Pending::StreamWork;
-    }
-    for (size_t z = 0; z < fill.region[2]; ++z) {
-      for (size_t y = 0; y < fill.region[1]; ++y) {
-        const size_t offset = fill.dst.offset + z * fill.slice_pitch + y * fill.row_pitch;
-        enqueue_fill(context, stream, memory_of(fill.dst).device_address(offset), fill.region[0], pattern,
-                     fill.pattern_size);
-      }
+      enqueue_fill(context, stream, first, fill.region[0] * fill.region[1] * fill.region[2], pattern,
+                   fill.pattern_size);
+    } else {
+      enqueue_fill_rows(context, stream, first, fill.region[0], fill.region[1], fill.region[2], fill.row_pitch,
+                        fill.slice_pitch, pattern, fill.pattern_size);
     }
     return Pending::StreamWork;
   }

@@ -1,7 +1,8 @@
-// Hand-written PTX for fills whose pattern does not repeat at 1, 2 or 4 bytes. Each
-// thread of a grid-stride loop stores one element (a 32-bit word or a byte) taken from
-// the pattern, which is passed by value in the kernel parameters: pattern sizes are
-// powers of two, so `index & mask` picks the element. The JIT compiles it for the device.
+// Hand-written PTX for fills whose pattern does not repeat at 1, 2 or 4 bytes, and for the
+// rows of image fills. Each thread of a grid-stride loop along a row stores one element (a
+// 32-bit word or a byte) taken from the pattern, which is passed by value in the kernel
+// parameters: pattern sizes are powers of two, so `index & mask` picks the element. The
+// grid's y and z pick the row and the slice. The JIT compiles it for the device.
 #pragma once
 
 #include <string>
@@ -9,22 +10,31 @@
 
 namespace cucl::backend::cuda {
 
-// fill(dst, count, mask, pattern): dst[i] = pattern[i & mask] for every i < count, with
-// elements of `bytes` = 1 << `shift` bytes of PTX type `type`. Narrow elements travel in
-// 32-bit registers (ld and st take wider registers than their type).
+// fill(dst, count, mask, pattern, row_pitch, slice_pitch): for the row at
+// dst + ctaid.z * slice_pitch + ctaid.y * row_pitch, row[i] = pattern[i & mask] for every
+// i < count, with elements of `bytes` = 1 << `shift` bytes of PTX type `type`. Narrow
+// elements travel in 32-bit registers (ld and st take wider registers than their type).
 inline std::string fill_entry_ptx(std::string_view name, std::string_view type, unsigned shift) {
   const std::string n(name), t(type), bytes = std::to_string(1u << shift), s = std::to_string(shift);
   return ".visible .entry " + n + R"PTX((.param .u64 dst, .param .u64 count, .param .u32 mask,
-    .param .align 4 .b8 pattern[128])
+    .param .align 4 .b8 pattern[128], .param .u64 row_pitch, .param .u64 slice_pitch)
 {
   .reg .pred %p;
-  .reg .b32 %r<8>;
-  .reg .b64 %rd<12>;
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<14>;
   ld.param.u64 %rd1, [dst];
   ld.param.u64 %rd2, [count];
   ld.param.u32 %r1, [mask];
+  ld.param.u64 %rd11, [row_pitch];
+  ld.param.u64 %rd12, [slice_pitch];
   mov.u64 %rd3, pattern;
   cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r8, %ctaid.y;
+  cvt.u64.u32 %rd13, %r8;
+  mad.lo.u64 %rd1, %rd13, %rd11, %rd1;
+  mov.u32 %r9, %ctaid.z;
+  cvt.u64.u32 %rd13, %r9;
+  mad.lo.u64 %rd1, %rd13, %rd12, %rd1;
   mov.u32 %r2, %ctaid.x;
   mov.u32 %r3, %ntid.x;
   mov.u32 %r4, %tid.x;
