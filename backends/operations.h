@@ -20,6 +20,7 @@
 namespace cucl::backend {
 
 class Memory;
+class ImageSampling;
 
 // One end of a transfer: device memory at an offset, or a plain host pointer.
 struct Location {
@@ -135,6 +136,13 @@ struct LaunchKernel {
   // texture for each sampler state on this device (ImageSampling::serves_every_state): the
   // launch may take the kernel's textured code.
   bool sampled_images_in_hardware = false;
+  // The samplings of read-only image arguments whose textures read a copy of the pixels
+  // (ImageSampling::reads_a_copy): the launch brings each copy up to date first. They live as
+  // long as the images, which the command keeps.
+  InlineVector<ImageSampling*, 2> sampled_copies;
+  // The pixels of the image arguments the kernel may write (write-only and read-write), which
+  // a copy of them no longer matches afterwards.
+  InlineVector<Location, 2> written_images;
   // Shared memory the kernel's arguments point into whose pages are likely elsewhere (another
   // device's kernel or the host used them last): moved to this device first, where moving
   // them is cheaper than the kernel's faults. Only a matter of speed.

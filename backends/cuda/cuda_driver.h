@@ -30,6 +30,7 @@ namespace cucl::backend::cuda {
   X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphDestroy) X(cuGraphInstantiateWithFlags)              \
   X(cuGraphExecUpdate) X(cuGraphExecDestroy) X(cuGraphLaunch) X(cuDeviceCanAccessPeer) X(cuCtxEnablePeerAccess) \
   X(cuMemcpyPeerAsync) X(cuGraphExecKernelNodeSetParams) X(cuTexObjectCreate) X(cuTexObjectDestroy)     \
+  X(cuArray3DCreate) X(cuArrayDestroy)                                                                   \
   X(cuMemAllocManaged) X(cuMemGetInfo) X(cuMemAddressReserve) X(cuMemAddressFree) X(cuMemCreate)            \
   X(cuMemRelease) X(cuMemMap) X(cuMemUnmap) X(cuMemSetAccess) X(cuMemGetAllocationGranularity)
 

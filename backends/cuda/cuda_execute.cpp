@@ -8,6 +8,7 @@
 #include "backends/cuda/cuda_fill.h"
 #include "backends/fill_pattern.h"
 #include "backends/cuda/cuda_graph_replay.h"
+#include "backends/cuda/cuda_image_arrays.h"
 #include "backends/cuda/cuda_launch.h"
 #include "backends/cuda/cuda_memory.h"
 #include "backends/cuda/cuda_prefetch.h"
@@ -126,6 +127,29 @@ struct StreamExecutor {
   }
 };
 
+// Counts the writes an operation puts on a stream into the memory it writes
+// (CudaMemory::writes), as it is enqueued: a launch enqueued later in stream order then finds
+// the CUDA arrays that copy that memory out of date (cuda_image_arrays.h). A command list's
+// operations count one by one as they are enqueued, or together where the list runs as a
+// graph (which samples no array).
+struct NoteWrites {
+  void operator()(const op::Copy& copy) const { note(copy.dst); }
+  void operator()(const op::CopyRect& rect) const { note(rect.dst); }
+  void operator()(const op::Fill& fill) const { note(fill.dst); }
+  void operator()(const op::FillRect& fill) const { note(fill.dst); }
+  void operator()(const op::Unmap& unmap) const {
+    if (unmap.needs_write) note(unmap.dst);
+  }
+  void operator()(const op::LaunchKernel& launch) const {
+    for (const Location& pixels : launch.written_images) note(pixels);
+  }
+  template <class Other>
+  void operator()(const Other&) const {}
+  static void note(const Location& location) {
+    if (location.memory) memory_of(location).note_write();
+  }
+};
+
 // What an operation's enqueue waits for (see waits_for_stream).
 struct StreamWaits {
   CudaContext& context;
@@ -170,12 +194,14 @@ struct StreamWaits {
 
 // Whether a list's operations can all be captured into a CUDA graph: device work only (no
 // host memory at either end of a copy, no printf, whose records the host reads after each
-// kernel).
+// kernel, no sampled CUDA arrays).
 struct Capturable {
   bool operator()(const op::Copy& copy) const { return copy.src.memory && copy.dst.memory && !both_host(copy); }
   bool operator()(const op::CopyRect& rect) const { return rect.src.memory && rect.dst.memory && !both_host(rect); }
   bool operator()(const op::LaunchKernel& launch) const {
-    return !static_cast<const CudaKernelCode&>(*launch.kernel).uses_printf();
+    // A launch sampling a CUDA array may have to copy the pixels in first, which each replay
+    // decides anew.
+    return !static_cast<const CudaKernelCode&>(*launch.kernel).uses_printf() && launch.sampled_copies.empty();
   }
   bool operator()(const op::Fill& fill) const { return fill.dst.memory != nullptr; }
   bool operator()(const op::FillRect&) const { return true; }
@@ -214,7 +240,10 @@ Enqueued enqueue_list(CudaContext& context, CUstream stream, const op::RecordedO
 Enqueued enqueue_command_list(CudaContext& context, CUstream stream, const op::RecordedOperations& list) {
   if (capturable(list)) {
     auto operation = [&](CUstream capture, const Operation& one) { return enqueue_operation(context, capture, one); };
-    if (std::optional<Enqueued> launched = launch_as_graph(context, stream, list, operation)) return *launched;
+    if (std::optional<Enqueued> launched = launch_as_graph(context, stream, list, operation)) {
+      for (const Operation& one : list.operations) std::visit(NoteWrites{}, one);
+      return *launched;
+    }
   }
   return enqueue_list(context, stream, list);
 }
@@ -227,11 +256,13 @@ bool waits_for_stream(CudaContext& context, const Operation& operation) {
 
 Enqueued enqueue_operation(CudaContext& context, CUstream stream, const Operation& operation) {
   StreamExecutor executor{context, stream};
+  std::visit(NoteWrites{}, operation);
   return std::visit(
       [&](const auto& alternative) -> Enqueued {
         using Kind = std::decay_t<decltype(alternative)>;
         if constexpr (std::is_same_v<Kind, op::LaunchKernel>) {
           if (!alternative.prefetch.empty()) prefetch_shared(context, stream, op::Migrate{{}, false, alternative.prefetch});
+          if (!alternative.sampled_copies.empty()) refresh_sampled_copies(stream, alternative);
           return enqueue_kernel_launch(context, stream, alternative);
         } else if constexpr (std::is_same_v<Kind, op::CommandList>) {
           return enqueue_command_list(context, stream, *alternative.recorded);

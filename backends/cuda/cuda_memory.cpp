@@ -139,6 +139,7 @@ void CudaMemory::unmap_pointer(void* mapped) {
 }
 
 void CudaMemory::write_now(size_t offset, const void* src, size_t size) {
+  note_write();
   if (registered_ || managed_) {
     std::memmove(host_ptr_ + offset, src, size);
     return;

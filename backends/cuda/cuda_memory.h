@@ -1,6 +1,8 @@
 // One buffer allocation on a CUDA device.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 
 #include "backends/backend.h"
@@ -64,6 +66,12 @@ class CudaMemory final : public Memory {
   void write_now(size_t offset, const void* src, size_t size) override;
   uint64_t kernel_address(size_t offset) const override { return device_address(offset); }
 
+  // How many writes have been put on streams (or made now) so far: a copy of the contents
+  // (a CUDA array a texture reads, cuda_image_arrays.h) made after the n-th matches them
+  // while this stays n. Counted as the writes are enqueued, in the order streams run them.
+  uint64_t writes() const { return writes_.load(std::memory_order_acquire); }
+  void note_write() { writes_.fetch_add(1, std::memory_order_acq_rel); }
+
  private:
   CudaMemory(std::shared_ptr<CudaContext> context, size_t size, char* host_ptr)
       : context_(std::move(context)), size_(size), host_ptr_(host_ptr) {}
@@ -79,6 +87,7 @@ class CudaMemory final : public Memory {
   std::shared_ptr<SvmDualView> view_;  // a dual view this memory is (part of), else null
   size_t view_offset_ = 0;             // where this memory starts in view_
   std::unique_ptr<MapRegions> map_regions_;  // device memory only
+  std::atomic<uint64_t> writes_{0};
 };
 
 }  // namespace cucl::backend::cuda

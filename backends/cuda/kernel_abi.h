@@ -25,7 +25,7 @@ constexpr uint32_t kLocalArgumentAlignment = 128;  // every OpenCL C type fits
 constexpr unsigned kLaunchAbiVersion = 3;
 
 // The entry of a kernel for launches whose read-only images of the types textures serve
-// (sampled_through_textures: 2D, 1D, 1D array) all have a texture for each sampler state
+// (sampled_through_textures: all but 1D buffers) all have a texture for each sampler state
 // (codegen/textured_variants.h).
 constexpr const char* kTexturedEntrySuffix = "$textured";
 

@@ -134,8 +134,8 @@ static float4 linear_filter(image_descriptor image, image_format format, linear_
 
 #ifdef __NVPTX__
 // Answered by the code generator (backends/cuda/codegen/textured_variants.h): true in the
-// variant of a kernel that runs only where every read-only 2D, 1D or 1D array image argument
-// has a texture in each slot, so that the software sampler, and the registers it needs, leave
+// variant of a kernel that runs only where every read-only image argument of a type textures
+// serve (every type but 1D buffers) has a texture in each slot, so that the software sampler, and the registers it needs, leave
 // that variant.
 bool __cucl_images_textured(void);
 
@@ -154,12 +154,26 @@ static inline uint4 texture_channels_to_rgba(int order, uint4 t, uint one) {
   return channels_to_rgba(order, t, one);
 }
 
+// Reads through `texture` as a 2D texture (2D images, 1D images and 1D arrays as rows: x, y),
+// a 3D texture (3D images: x, y, z) or a layered 2D texture (2D arrays: x, y in `layer`, chosen
+// as OpenCL says before the texture unit filters within it). `kind` is a constant.
 #define DEFINE_TEXTURE_READ(T, PTX_TYPE, CONSTRAINT, ONE)                                            \
-  static T##4 texture_read_##T(image_descriptor image, ulong texture, float x, float y) {          \
+  static T##4 texture_read_##T(image_descriptor image, ulong texture, int kind, float x, float y, float z, \
+                               int layer) {                                                        \
     T r, g, b, a;                                                                                  \
-    __asm__("tex.2d.v4." PTX_TYPE ".f32 {%0, %1, %2, %3}, [%4, {%5, %6}];"                          \
-            : "=" CONSTRAINT(r), "=" CONSTRAINT(g), "=" CONSTRAINT(b), "=" CONSTRAINT(a)            \
-            : "l"(texture), "f"(x), "f"(y));                                                       \
+    if (kind == IMAGE_3D) {                                                                        \
+      __asm__("tex.3d.v4." PTX_TYPE ".f32 {%0, %1, %2, %3}, [%4, {%5, %6, %7, %7}];"                \
+              : "=" CONSTRAINT(r), "=" CONSTRAINT(g), "=" CONSTRAINT(b), "=" CONSTRAINT(a)          \
+              : "l"(texture), "f"(x), "f"(y), "f"(z));                                             \
+    } else if (kind == IMAGE_2D_ARRAY) {                                                           \
+      __asm__("tex.a2d.v4." PTX_TYPE ".f32 {%0, %1, %2, %3}, [%4, {%5, %6, %7, %7}];"               \
+              : "=" CONSTRAINT(r), "=" CONSTRAINT(g), "=" CONSTRAINT(b), "=" CONSTRAINT(a)          \
+              : "l"(texture), "r"(layer), "f"(x), "f"(y));                                         \
+    } else {                                                                                       \
+      __asm__("tex.2d.v4." PTX_TYPE ".f32 {%0, %1, %2, %3}, [%4, {%5, %6}];"                        \
+              : "=" CONSTRAINT(r), "=" CONSTRAINT(g), "=" CONSTRAINT(b), "=" CONSTRAINT(a)          \
+              : "l"(texture), "f"(x), "f"(y));                                                     \
+    }                                                                                              \
     return as_##T##4(texture_channels_to_rgba(image->channel_order, as_uint4((T##4)(r, g, b, a)), ONE)); \
   }
 DEFINE_TEXTURE_READ(float, "f32", "f", as_uint(1.0f))
@@ -177,18 +191,21 @@ static float texture_row(image_descriptor image, uint sampler, float layer, int 
   return sampler & SAMPLER_NORMALIZED_MASK ? centre / (float)layers : centre;
 }
 
-// Returns from the calling sampled read of a 2D, 1D or 1D array image where a texture serves
-// it: the texture object the descriptor holds for this sampler state (cucl_image.h), or 0. The
-// GPU's texture unit then samples as OpenCL says, filtering included. Images are read-only
-// wherever a sampler reads them, so the texture cache cannot miss a write. The kinds are those
-// of sampled_through_textures (backends/image_sampling.h).
+// Returns from the calling sampled read of an image of a type textures serve where a texture
+// serves it: the texture object the descriptor holds for this sampler state (cucl_image.h), or
+// 0. The GPU's texture unit then samples as OpenCL says, filtering included. Images are
+// read-only wherever a sampler reads them, so the texture cache cannot miss a write (and a 3D
+// image's or 2D array's CUDA array is brought up to date before the launch). The kinds are
+// those of sampled_through_textures (backends/image_sampling.h).
 #define READ_THROUGH_TEXTURE(T, image, sampler, coord, kind)                                        \
   do {                                                                                              \
-    if ((kind) == IMAGE_2D || (kind) == IMAGE_1D || (kind) == IMAGE_1D_ARRAY) {                     \
+    if ((kind) != IMAGE_1D_BUFFER) {                                                                \
       const ulong texture = (image)->textures[CUCL_IMAGE_TEXTURE_SLOT(sampler)];                    \
       if (texture || __cucl_images_textured()) {                                                    \
-        const float row = (kind) == IMAGE_2D ? (coord).y : texture_row(image, sampler, (coord).z, kind); \
-        return texture_read_##T(image, texture, (coord).x, row);                                    \
+        const bool rows = (kind) == IMAGE_1D || (kind) == IMAGE_1D_ARRAY;                            \
+        const float y = rows ? texture_row(image, sampler, (coord).z, kind) : (coord).y;             \
+        const int layer = (kind) == IMAGE_2D_ARRAY ? array_layer((coord).z, (image)->array_size) : 0; \
+        return texture_read_##T(image, texture, kind, (coord).x, y, (coord).z, layer);               \
       }                                                                                             \
     }                                                                                               \
   } while (0)

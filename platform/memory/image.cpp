@@ -92,8 +92,12 @@ Image::KernelView Image::descriptor(Device& device) {
   descriptor.channel_data_type = static_cast<cucl_image_i32>(g.format.image_channel_data_type);
   descriptor.pixel_size = static_cast<cucl_image_i32>(g.pixel_size);
   descriptor.type = static_cast<cucl_image_i32>(g.type);
+  // Kernels do not read CL_MEM_WRITE_ONLY images: no textures (nor copies for them) there.
   std::unique_ptr<backend::ImageSampling> sampling =
-      device.backend().sample_image({pixels, g.type, g.format, g.width, g.height, g.array_size, g.row_pitch, g.slice_pitch});
+      flags() & CL_MEM_WRITE_ONLY
+          ? nullptr
+          : device.backend().sample_image(
+                {pixels, g.type, g.format, g.width, g.height, g.depth, g.array_size, g.row_pitch, g.slice_pitch});
   if (sampling) std::copy(sampling->handles.begin(), sampling->handles.end(), descriptor.textures);
   auto memory = device.backend().allocate(sizeof descriptor, nullptr, false);
   check(memory != nullptr, CL_OUT_OF_RESOURCES);
@@ -104,7 +108,7 @@ Image::KernelView Image::descriptor(Device& device) {
 
 Image::KernelView Image::view_of(const Descriptor& descriptor) {
   return {backend::Location{descriptor.memory.get(), nullptr, 0},
-          descriptor.sampling && descriptor.sampling->serves_every_state()};
+          descriptor.sampling && descriptor.sampling->serves_every_state(), descriptor.sampling.get()};
 }
 
 Ref<Image> lookup_image(cl_mem handle) { return lookup_memory_as<Image>(handle); }

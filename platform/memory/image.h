@@ -59,11 +59,13 @@ class Image final : public MemObject {
   MemObject& storage_owner() override { return source_ ? source_->storage_owner() : *this; }
   size_t storage_offset() const override { return source_ ? source_->storage_offset() : 0; }
 
-  // Where `device` finds this image's descriptor (an image kernel argument points there), and
-  // whether the device's texture units serve every sampler state of it.
+  // Where `device` finds this image's descriptor (an image kernel argument points there),
+  // whether the device's texture units serve every sampler state of it, and their handles
+  // (null where the device samples it in software).
   struct KernelView {
     backend::Location descriptor;
     bool sampled_in_hardware;
+    backend::ImageSampling* sampling;
   };
   KernelView descriptor(Device& device);
   // The byte offset of pixel `origin` (x, then row or layer, then slice or layer).

@@ -61,6 +61,8 @@ backend::op::LaunchKernel& set_launch_operation(Queue& queue, const Kernel& kern
       if (read_only && backend::sampled_through_textures(image->type()) && !view.sampled_in_hardware) {
         launch.sampled_images_in_hardware = false;
       }
+      if (read_only && view.sampling && view.sampling->reads_a_copy()) launch.sampled_copies.push_back(view.sampling);
+      if (!read_only) launch.written_images.push_back(image->location(queue.device(), 0));
       note_access(spec.accesses, queue.device(), *image, 0, image->size(), read_only ? Access::Read : Access::ReadWrite);
       spec.keep_alive.push_back(Ref<Object>(image.get()));
     } else {

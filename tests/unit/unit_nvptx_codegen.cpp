@@ -675,6 +675,35 @@ kernel void plain(global int* g) { g[get_global_id(0)] = 1; })");
   EXPECT_TRUE(ptxas_accepts(program.ptx));
 }
 
+// 3D images read through 3D textures and 2D arrays through layered ones (CUDA arrays,
+// backends/cuda/cuda_image_arrays.h), each in the textured entry without the software sampler.
+TEST(NvptxCodegen, ThreeDImagesAndTwoDArraysGetTexturedReads) {
+  const CodegenResult result = compile(R"(
+kernel void volume(read_only image3d_t v, read_only image2d_array_t layers, sampler_t s, global float4* out) {
+  const int i = get_global_id(0);
+  out[i] = read_imagef(v, s, (float4)(0.5f, 0.25f * i, 1.5f, 0.0f)) + read_imagef(layers, s, (float4)(i, 2.5f, 1.0f, 0.0f));
+})");
+  ASSERT_TRUE(result.ok) << result.log;
+  const auto program = decoded(result);
+  ASSERT_EQ(program.kernels.size(), 1u);
+  EXPECT_TRUE(program.kernels[0].textured_variant);
+  const std::string general = entry_text(program.ptx, "volume");
+  const std::string textured = entry_text(program.ptx, std::string("volume") + kTexturedEntrySuffix);
+  ASSERT_FALSE(textured.empty()) << program.ptx;
+  auto count = [&](const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count(textured, "tex.3d."), 1u) << textured;
+  EXPECT_EQ(count(textured, "tex.a2d."), 1u) << textured;
+  EXPECT_EQ(count(textured, "tex.2d."), 0u) << textured;
+  EXPECT_EQ(count(general, "tex.3d."), 1u) << "the general entry reads through a texture where the slot has one";
+  EXPECT_LT(instruction_count(textured) * 4, instruction_count(general)) << textured;
+  SKIP_WITHOUT_PTXAS();
+  EXPECT_TRUE(ptxas_accepts(program.ptx));
+}
+
 // A textured read places the texture's channels (as they lie in memory) as the image's order
 // says; CL_RGBA, already in OpenCL's order, skips the placement after one compare.
 TEST(NvptxCodegen, TexturedReadsOfRgbaImagesSkipTheChannelPlacementAfterOneCompare) {

@@ -1,5 +1,5 @@
 // A kernel that samples images gets a second PTX entry, `<kernel>$textured`, for launches
-// where every read-only image argument of a type textures serve (2D, 1D, 1D array:
+// where every read-only image argument of a type textures serve (all but 1D buffers:
 // sampled_through_textures) has a texture for each sampler state: there every sampled read of
 // such an image takes the texture path, so the software sampler leaves that
 // entry, and the registers it holds with it (80 against 29 for a bilinear resample, which then
