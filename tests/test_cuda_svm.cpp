@@ -1,6 +1,7 @@
-// Shared virtual memory on GPUs (managed memory) and in a context of the host device and a
-// GPU: one allocation used by kernels of both, the card's memory limit, buffers on SVM
-// pointers. test_svm*.cpp run the per-device tests on GPUs too.
+// Shared virtual memory on GPUs (managed memory) and in a context of two devices (the host
+// device and a GPU, or two GPUs): one allocation used by kernels of both, in turn and at once,
+// the card's memory limit, buffers on SVM pointers. test_svm*.cpp run the per-device tests on
+// GPUs too.
 #include <cstring>
 #include <deque>
 #include <string>
@@ -79,9 +80,36 @@ TEST_F(CudaSvm, ABufferOnAnSvmPointerIsTheSameMemoryOnTheGpu) {
   clReleaseMemObject(buffer);
 }
 
-class MixedSvm : public cuda_test::MixedContextTest {
+// One context of two devices: the host device and the first GPU, or the first two GPUs
+// (skipped where cucl lists fewer), with a queue on each.
+enum class DevicePair { HostAndGpu, TwoGpus };
+
+class SvmOnTwoDevices : public ::testing::TestWithParam<DevicePair> {
  protected:
-  // `name` of `source`, built for each device of the context (index 0 the host device).
+  void SetUp() override {
+    const std::vector<cl_device_id> gpus = cucl_devices(CL_DEVICE_TYPE_GPU);
+    CUCL_REQUIRE_GPU(gpus.empty() ? nullptr : gpus[0]);
+    if (GetParam() == DevicePair::TwoGpus) {
+      if (gpus.size() < 2) GTEST_SKIP() << "needs two GPUs: cucl lists " << gpus.size();
+      devices = {gpus[0], gpus[1]};
+    } else {
+      devices = {host_device(), gpus[0]};
+    }
+    cl_int status = CL_SUCCESS;
+    context = clCreateContext(nullptr, 2, devices.data(), nullptr, nullptr, &status);
+    ASSERT_EQ(status, CL_SUCCESS);
+    for (size_t i = 0; i < 2; ++i) {
+      queues[i] = clCreateCommandQueue(context, devices[i], 0, &status);
+      ASSERT_EQ(status, CL_SUCCESS);
+    }
+  }
+  void TearDown() override {
+    for (cl_command_queue queue : queues) {
+      if (queue) clReleaseCommandQueue(queue);
+    }
+    if (context) clReleaseContext(context);
+  }
+  // `name` of `source`, built for each device of the context.
   std::array<cl_kernel, 2> kernels_for_each_device(const std::string& source, const char* name) {
     std::array<cl_kernel, 2> kernels{};
     for (size_t d = 0; d < 2; ++d) {
@@ -95,10 +123,15 @@ class MixedSvm : public cuda_test::MixedContextTest {
     }
     return kernels;
   }
+  cl_command_queue first_queue() const { return queues[0]; }
+
+  std::array<cl_device_id, 2> devices{};
+  cl_context context = nullptr;
+  std::array<cl_command_queue, 2> queues{};
 };
 
-// The context offers what both devices have: fine grain only where the GPU has it too.
-TEST_F(MixedSvm, FineGrainOnlyWhereTheGpuHasIt) {
+// The context offers what both devices have: fine grain only where the (second) GPU has it too.
+TEST_P(SvmOnTwoDevices, FineGrainOnlyWhereTheGpuHasIt) {
   const cl_device_svm_capabilities gpu = svm_capabilities(devices[1]);
   SvmPointer coarse(context, CL_MEM_READ_WRITE, 4096);
   EXPECT_NE(coarse.get(), nullptr);
@@ -108,9 +141,9 @@ TEST_F(MixedSvm, FineGrainOnlyWhereTheGpuHasIt) {
   EXPECT_EQ(atomics.get() != nullptr, (gpu & CL_DEVICE_SVM_ATOMICS) != 0);
 }
 
-// One allocation, a kernel on the host device then one on the GPU then the host device
-// again, ordered by events, and a list the host built walked by the GPU.
-TEST_F(MixedSvm, BothDevicesUseOneAllocationInTurn) {
+// One allocation, a kernel on the first device then one on the second then the first
+// again, ordered by events.
+TEST_P(SvmOnTwoDevices, BothDevicesUseOneAllocationInTurn) {
   const size_t n = 1 << 16;
   SvmPointer svm(context, CL_MEM_READ_WRITE, n * sizeof(cl_int));
   ASSERT_NE(svm.get(), nullptr);
@@ -118,9 +151,9 @@ TEST_F(MixedSvm, BothDevicesUseOneAllocationInTurn) {
       "kernel void add(global int* data, int amount) { data[get_global_id(0)] += amount; }", "add");
   ASSERT_TRUE(kernels[0] && kernels[1]);
   const cl_int zero = 0;
-  ASSERT_EQ(clEnqueueSVMMemFill(host_queue(), svm.get(), &zero, 4, n * 4, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueSVMMemFill(first_queue(), svm.get(), &zero, 4, n * 4, 0, nullptr, nullptr), CL_SUCCESS);
   cl_event previous = nullptr;
-  ASSERT_EQ(clEnqueueMarkerWithWaitList(host_queue(), 0, nullptr, &previous), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueMarkerWithWaitList(first_queue(), 0, nullptr, &previous), CL_SUCCESS);
   const cl_int amounts[] = {1, 10, 100};
   for (int step = 0; step < 3; ++step) {
     const size_t d = step % 2;
@@ -134,32 +167,62 @@ TEST_F(MixedSvm, BothDevicesUseOneAllocationInTurn) {
   }
   ASSERT_EQ(clWaitForEvents(1, &previous), CL_SUCCESS);
   clReleaseEvent(previous);
-  ASSERT_EQ(clEnqueueSVMMap(host_queue(), CL_TRUE, CL_MAP_READ, svm.get(), n * 4, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueSVMMap(first_queue(), CL_TRUE, CL_MAP_READ, svm.get(), n * 4, 0, nullptr, nullptr), CL_SUCCESS);
   for (size_t i = 0; i < n; ++i) ASSERT_EQ(svm.as<cl_int>()[i], 111) << "at " << i;
-  ASSERT_EQ(clEnqueueSVMUnmap(host_queue(), svm.get(), 0, nullptr, nullptr), CL_SUCCESS);
-  ASSERT_EQ(clFinish(host_queue()), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueSVMUnmap(first_queue(), svm.get(), 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clFinish(first_queue()), CL_SUCCESS);
   for (cl_kernel kernel : kernels) clReleaseKernel(kernel);
 }
 
-// An allocation the GPU's kernel reaches only through a pointer stored in another one, named
-// with CL_KERNEL_EXEC_INFO_SVM_PTRS, after a kernel on the host device wrote it (the launch
-// moves its pages first): the GPU reads what the host device wrote, then the host device what
-// the GPU wrote.
-TEST_F(MixedSvm, AllocationsListedForAKernelAreCurrentWhereItRuns) {
+// SVM fills, copies and migrations on either device's queue, ordered by events against the
+// other device's kernels, all see one value.
+TEST_P(SvmOnTwoDevices, CommandsOnEitherQueueFollowTheOtherDevicesKernels) {
+  const size_t n = 1 << 16;
+  SvmPointer a(context, CL_MEM_READ_WRITE, n * sizeof(cl_int)), b(context, CL_MEM_READ_WRITE, n * sizeof(cl_int));
+  ASSERT_TRUE(a.get() && b.get());
+  const std::array<cl_kernel, 2> kernels = kernels_for_each_device(
+      "kernel void add(global int* data, int amount) { data[get_global_id(0)] += amount; }", "add");
+  ASSERT_TRUE(kernels[0] && kernels[1]);
+  std::array<cl_event, 5> events{};
+  const cl_int five = 5, one = 1, ten = 10;
+  ASSERT_EQ(clEnqueueSVMMemFill(queues[1], a.get(), &five, 4, n * 4, 0, nullptr, &events[0]), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArgSVMPointer(kernels[0], 0, a.get()), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(kernels[0], 1, sizeof one, &one), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(queues[0], kernels[0], 1, nullptr, &n, nullptr, 1, &events[0], &events[1]),
+            CL_SUCCESS);
+  ASSERT_EQ(clEnqueueSVMMemcpy(queues[1], CL_FALSE, b.get(), a.get(), n * 4, 1, &events[1], &events[2]), CL_SUCCESS);
+  const void* moved[] = {b.get()};
+  ASSERT_EQ(clEnqueueSVMMigrateMem(queues[0], 1, moved, nullptr, 0, 1, &events[2], &events[3]), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArgSVMPointer(kernels[0], 0, b.get()), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(kernels[0], 1, sizeof ten, &ten), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(queues[0], kernels[0], 1, nullptr, &n, nullptr, 1, &events[3], &events[4]),
+            CL_SUCCESS);
+  ASSERT_EQ(clEnqueueSVMMap(queues[1], CL_TRUE, CL_MAP_READ, b.get(), n * 4, 1, &events[4], nullptr), CL_SUCCESS);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(b.as<cl_int>()[i], 16) << "at " << i;
+  ASSERT_EQ(clEnqueueSVMUnmap(queues[1], b.get(), 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clFinish(queues[1]), CL_SUCCESS);
+  for (cl_event event : events) clReleaseEvent(event);
+  for (cl_kernel kernel : kernels) clReleaseKernel(kernel);
+}
+
+// An allocation a kernel reaches only through a pointer stored in another one, named with
+// CL_KERNEL_EXEC_INFO_SVM_PTRS, after a kernel on the other device wrote it (the launch moves
+// its pages first): each device reads what the other wrote.
+TEST_P(SvmOnTwoDevices, AllocationsListedForAKernelAreCurrentWhereItRuns) {
   const size_t n = 1 << 16;
   SvmPointer data(context, CL_MEM_READ_WRITE, n * sizeof(cl_int)), holder(context, CL_MEM_READ_WRITE, sizeof(void*));
   ASSERT_TRUE(data.get() && holder.get());
   const std::array<cl_kernel, 2> kernels = kernels_for_each_device(
       "kernel void add(global int* global* holder, int amount) { (*holder)[get_global_id(0)] += amount; }", "add");
   ASSERT_TRUE(kernels[0] && kernels[1]);
-  ASSERT_EQ(clEnqueueSVMMap(host_queue(), CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, holder.get(), sizeof(void*), 0,
+  ASSERT_EQ(clEnqueueSVMMap(first_queue(), CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, holder.get(), sizeof(void*), 0,
                             nullptr, nullptr),
             CL_SUCCESS);
   *holder.as<void*>() = data.get();
-  ASSERT_EQ(clEnqueueSVMUnmap(host_queue(), holder.get(), 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueSVMUnmap(first_queue(), holder.get(), 0, nullptr, nullptr), CL_SUCCESS);
   const cl_int zero = 0;
-  ASSERT_EQ(clEnqueueSVMMemFill(host_queue(), data.get(), &zero, 4, n * 4, 0, nullptr, nullptr), CL_SUCCESS);
-  ASSERT_EQ(clFinish(host_queue()), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueSVMMemFill(first_queue(), data.get(), &zero, 4, n * 4, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clFinish(first_queue()), CL_SUCCESS);
   void* listed[] = {data.get()};
   const cl_int amounts[] = {1, 10, 100, 1000};
   for (int step = 0; step < 4; ++step) {
@@ -171,17 +234,17 @@ TEST_F(MixedSvm, AllocationsListedForAKernelAreCurrentWhereItRuns) {
     ASSERT_EQ(clEnqueueNDRangeKernel(queues[d], kernel, 1, nullptr, &n, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
     ASSERT_EQ(clFinish(queues[d]), CL_SUCCESS);
   }
-  ASSERT_EQ(clEnqueueSVMMap(host_queue(), CL_TRUE, CL_MAP_READ, data.get(), n * 4, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueSVMMap(first_queue(), CL_TRUE, CL_MAP_READ, data.get(), n * 4, 0, nullptr, nullptr), CL_SUCCESS);
   for (size_t i = 0; i < n; ++i) ASSERT_EQ(data.as<cl_int>()[i], 1111) << "at " << i;
-  ASSERT_EQ(clEnqueueSVMUnmap(host_queue(), data.get(), 0, nullptr, nullptr), CL_SUCCESS);
-  ASSERT_EQ(clFinish(host_queue()), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueSVMUnmap(first_queue(), data.get(), 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clFinish(first_queue()), CL_SUCCESS);
   for (cl_kernel kernel : kernels) clReleaseKernel(kernel);
 }
 
 // Fine grain with atomics: a kernel on each device adds to one counter while the other runs.
 // Each work-item first says it runs and waits (boundedly) for the other device's first one, and
 // counts whether it saw it, so the test shows that the two kernels overlapped.
-TEST_F(MixedSvm, KernelsOfBothDevicesAddToOneCounterAtOnce) {
+TEST_P(SvmOnTwoDevices, KernelsOfBothDevicesAddToOneCounterAtOnce) {
   const cl_svm_mem_flags flags = CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS;
   SvmPointer shared(context, flags, 8 * sizeof(cl_int));
   if (!shared.get()) GTEST_SKIP() << "the context has no SVM atomics";
@@ -216,10 +279,15 @@ TEST_F(MixedSvm, KernelsOfBothDevicesAddToOneCounterAtOnce) {
   for (cl_command_queue queue : queues) ASSERT_EQ(clFinish(queue), CL_SUCCESS);
   EXPECT_EQ(words[0], static_cast<cl_int>(items));
   EXPECT_EQ(words[1], static_cast<cl_int>(items));
-  EXPECT_GT(words[2], 0) << "no host-device work-item saw the GPU's kernel run";
-  EXPECT_GT(words[3], 0) << "no GPU work-item saw the host device's kernel run";
+  EXPECT_GT(words[2], 0) << "no work-item of the first device saw the second device's kernel run";
+  EXPECT_GT(words[3], 0) << "no work-item of the second device saw the first device's kernel run";
   EXPECT_EQ(words[4], static_cast<cl_int>(2 * items * adds));
   for (cl_kernel kernel : kernels) clReleaseKernel(kernel);
 }
+
+INSTANTIATE_TEST_SUITE_P(Pairs, SvmOnTwoDevices, ::testing::Values(DevicePair::HostAndGpu, DevicePair::TwoGpus),
+                         [](const ::testing::TestParamInfo<DevicePair>& info) {
+                           return std::string(info.param == DevicePair::TwoGpus ? "TwoGpus" : "HostAndGpu");
+                         });
 
 }  // namespace

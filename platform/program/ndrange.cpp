@@ -84,22 +84,22 @@ backend::op::LaunchKernel& set_launch_operation(Queue& queue, const Kernel& kern
   return launch;
 }
 
-// Coarse-grain SVM that a pointer argument (or CL_KERNEL_EXEC_INFO_SVM_PTRS) points into, made
-// on this device (managed memory) and used last by another device's kernel or mapped by the
-// host since: its pages move here before the launch, at the bus's speed, rather than as the
-// kernel faults on them. Fine grain stays where it is: the host may be working on it while the
-// kernel runs.
+// Coarse-grain SVM that a pointer argument (or CL_KERNEL_EXEC_INFO_SVM_PTRS) points into, used
+// last by another device's kernel or mapped by the host since: its pages move to this device
+// before the launch, at the bus's speed, rather than as the kernel faults on them. A GPU's
+// managed memory moves to whichever GPU launches (the memory of the GPU that made it, which
+// every GPU reaches); a device that cannot move pages (the host device) leaves the list alone.
+// Fine grain stays where it is: the host may be working on it while the kernel runs.
 void prefetch_svm_arguments(const Queue& queue, const Kernel& kernel, const std::vector<KernelArgValue>& args,
                             backend::op::LaunchKernel& launch) {
   Context& context = kernel.context();
   if (context.devices().size() < 2) return;  // one device: nothing else moves the pages
   const auto consider = [&](uint64_t address) {
-    // Every device's kernels count, but only the device that made the memory moves its pages
-    // (once: a second pointer into the allocation finds it used here already).
+    // Once per allocation: a second pointer into it finds it used here already.
     const auto use = context.svm().note_kernel_use(reinterpret_cast<const void*>(address), queue.device());
-    if (!use || !use->elsewhere || use->allocation.fine_grain() || use->allocation.device != &queue.device()) return;
+    if (!use || !use->elsewhere || use->allocation.fine_grain()) return;
     const SvmAllocation& allocation = use->allocation;
-    launch.prefetch.push_back({allocation.location(queue.device(), allocation.base), allocation.size});
+    launch.prefetch.push_back({allocation.location(*allocation.device, allocation.base), allocation.size});
   };
   for (cl_uint i = 0; i < args.size(); ++i) {
     if (args[i].device_pointer || args[i].bytes.size() != sizeof(uint64_t) || !kernel.takes_global_pointer(i)) continue;
