@@ -261,6 +261,47 @@ TEST_P(EachType, ACommandBufferThatSamplesThenWritesLeavesNoStaleCopy) {
   api.release(buffer);
 }
 
+// In a context of the host device and the GPU, the host device's kernel writes the image and
+// the GPU's kernel samples it, twice: the pixels the GPU receives count as writes, so its
+// second launch copies them into the array again.
+class MixedEachType : public MixedContextTest, public ::testing::WithParamInterface<bool> {};
+
+TEST_P(MixedEachType, TheGpuSamplesWhatTheHostDevicesKernelWrote) {
+  if (!supports_images(devices[0]) || !supports_images(devices[1])) GTEST_SKIP() << "a device has no images";
+  const bool layered = GetParam();
+  cl_int status = CL_OUT_OF_RESOURCES;
+  const char* source = kSource;
+  cl_program program = clCreateProgramWithSource(context, 1, &source, nullptr, &status);
+  ASSERT_EQ(clBuildProgram(program, 2, devices.data(), "-cl-std=CL3.0", nullptr, nullptr), CL_SUCCESS);
+  cl_kernel write = clCreateKernel(program, layered ? "write_2d_array" : "write_3d", &status);
+  cl_kernel sample = clCreateKernel(program, layered ? "sample_2d_array" : "sample_3d", &status);
+  ASSERT_EQ(status, CL_SUCCESS);
+  const cl_image_desc desc = layered ? image_desc(CL_MEM_OBJECT_IMAGE2D_ARRAY, kWidth, kHeight, 1, kDepth)
+                                     : image_desc(CL_MEM_OBJECT_IMAGE3D, kWidth, kHeight, kDepth);
+  Mem image = make_image(context, CL_MEM_READ_WRITE, kFloat4, desc);
+  Sampler nearest(context, CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST);
+  const std::vector<float> coords = {3.5f, 2.5f, layered ? 1.0f : 1.5f, 0};
+  DeviceBuffer coord_buffer(context, coords.size() * sizeof(float), coords.data());
+  DeviceBuffer out(context, 4 * sizeof(float));
+  set_args(sample, image.get(), nearest.get(), coord_buffer.get(), out.get());
+  const cl_int4 where = {{3, 2, 1, 0}};
+  for (float value : {7.0f, 11.0f}) {
+    const cl_float4 pixel = {{value, value, value, value}};
+    set_args(write, image.get(), where, pixel);
+    run_1d(host_queue(), write, 1);
+    run_1d(gpu_queue(), sample, 1);
+    EXPECT_EQ(read_buffer<float>(gpu_queue(), out.get(), 4)[0], value);
+  }
+  clReleaseKernel(write);
+  clReleaseKernel(sample);
+  clReleaseProgram(program);
+}
+
+INSTANTIATE_TEST_SUITE_P(ThreeDAndTwoDArray, MixedEachType, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                           return std::string(info.param ? "Image2DArray" : "Image3D");
+                         });
+
 INSTANTIATE_TEST_SUITE_P(ThreeDAndTwoDArray, EachType, ::testing::Bool(),
                          [](const ::testing::TestParamInfo<bool>& info) {
                            return std::string(info.param ? "Image2DArray" : "Image3D");
