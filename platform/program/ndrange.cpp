@@ -86,10 +86,10 @@ backend::op::LaunchKernel& set_launch_operation(Queue& queue, const Kernel& kern
 
 // Coarse-grain SVM that a pointer argument (or CL_KERNEL_EXEC_INFO_SVM_PTRS) points into, used
 // last by another device's kernel or mapped by the host since: its pages move to this device
-// before the launch, at the bus's speed, rather than as the kernel faults on them. A GPU's
-// managed memory moves to whichever GPU launches (the memory of the GPU that made it, which
-// every GPU reaches); a device that cannot move pages (the host device) leaves the list alone.
-// Fine grain stays where it is: the host may be working on it while the kernel runs.
+// before the launch, at the bus's speed, rather than as the kernel faults on them, where this
+// device made the memory or reaches its maker's memory directly (a GPU, another GPU's managed
+// memory; the host device moves nothing). Fine grain stays where it is: the host may be
+// working on it while the kernel runs.
 void prefetch_svm_arguments(const Queue& queue, const Kernel& kernel, const std::vector<KernelArgValue>& args,
                             backend::op::LaunchKernel& launch) {
   Context& context = kernel.context();
@@ -99,6 +99,8 @@ void prefetch_svm_arguments(const Queue& queue, const Kernel& kernel, const std:
     const auto use = context.svm().note_kernel_use(reinterpret_cast<const void*>(address), queue.device());
     if (!use || !use->elsewhere || use->allocation.fine_grain()) return;
     const SvmAllocation& allocation = use->allocation;
+    Device& here = queue.device();
+    if (allocation.device != &here && !here.backend().copies_directly_from(allocation.device->backend())) return;
     launch.prefetch.push_back({allocation.location(*allocation.device, allocation.base), allocation.size});
   };
   for (cl_uint i = 0; i < args.size(); ++i) {
