@@ -2,6 +2,7 @@
 // 4096 x 4096 RGBA8 image (64 MiB), and a kernel that resamples a 4096 x 4096 image into
 // another through a bilinear sampler, in RGBA8 and in RGBA float, checked on the host before
 // its time counts. A device without images, or without a format, gets a note instead.
+#include "image_util.h"
 #include "measurements.h"
 
 #include <algorithm>
@@ -29,34 +30,7 @@ __kernel void resample(read_only image2d_t src, write_only image2d_t dst, float2
 )CLC";
 constexpr float kScaleX = 0.9993f, kScaleY = 0.9987f;
 
-constexpr std::size_t kChannels = 4;
 constexpr std::size_t kMaxSide = 4096;
-
-struct PixelFormat {
-  cl_image_format format;
-  std::size_t pixel_bytes;
-  const char* name;
-};
-constexpr PixelFormat kRgba8{{CL_RGBA, CL_UNORM_INT8}, 4, "RGBA UNORM_INT8"};
-constexpr PixelFormat kRgbaFloat{{CL_RGBA, CL_FLOAT}, 16, "RGBA FLOAT"};
-
-bool is_cpu(const Session& session) {
-  return device_value<cl_device_type>(session.device(), CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU;
-}
-
-bool supports(const Session& session, cl_mem_flags flags, const PixelFormat& pixel) {
-  cl_uint count = 0;
-  BENCH_CL(clGetSupportedImageFormats(session.context(), flags, CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &count));
-  std::vector<cl_image_format> formats(count);
-  BENCH_CL(clGetSupportedImageFormats(session.context(), flags, CL_MEM_OBJECT_IMAGE2D, count, formats.data(),
-                                      nullptr));
-  return std::any_of(formats.begin(), formats.end(), [&](const cl_image_format& format) {
-    return format.image_channel_order == pixel.format.image_channel_order &&
-           format.image_channel_data_type == pixel.format.image_channel_data_type;
-  });
-}
-
-std::string missing_format_note(const PixelFormat& pixel) { return std::string("n/a (no ") + pixel.name + " images)"; }
 
 // The side of the square images: 4096, halved while an image would not fit the bandwidth
 // rows' budget (--quick) or one allocation of the device.
@@ -83,29 +57,6 @@ Image create_image(const Session& session, cl_mem_flags flags, const PixelFormat
   return image;
 }
 
-// The level (0 to 255) of the source's channel `index` (counted over pixels in row-major
-// order, four channels each): noise, so that a read from the wrong place rarely lands
-// between the right neighbours.
-unsigned level(std::size_t index) {
-  auto h = static_cast<std::uint32_t>(index) * 0x9e3779b1u;
-  h ^= h >> 15;
-  h *= 0x2c1b3c6du;
-  return (h >> 12) & 255;
-}
-
-// The source image's channels: the levels as they are (UNORM_INT8), or scaled to [0, 1].
-template <typename Channel>
-std::vector<Channel> source_pixels(std::size_t side) {
-  std::vector<Channel> pixels(side * side * kChannels);
-  for (std::size_t i = 0; i < pixels.size(); ++i) {
-    if constexpr (std::is_same_v<Channel, cl_float>)
-      pixels[i] = static_cast<float>(level(i)) / 255.0f;
-    else
-      pixels[i] = static_cast<Channel>(level(i));
-  }
-  return pixels;
-}
-
 // The pixel at (x, y) as read_imagef would return it.
 template <typename Channel>
 std::array<float, kChannels> read_pixel(cl_command_queue queue, cl_mem image, std::size_t x, std::size_t y) {
@@ -116,16 +67,6 @@ std::array<float, kChannels> read_pixel(cl_command_queue queue, cl_mem image, st
   for (std::size_t c = 0; c < kChannels; ++c)
     pixel[c] = std::is_same_v<Channel, cl_float> ? raw[c] : static_cast<float>(raw[c]) / 255.0f;
   return pixel;
-}
-
-// The two source columns (or rows) that linear filtering blends for output column `i`, in
-// the kernel's float arithmetic, clamped to the edge.
-std::pair<std::size_t, std::size_t> neighbours(std::size_t i, std::size_t side, float scale) {
-  const float extent = static_cast<float>(side);
-  const float at = (static_cast<float>(i) + 0.5f) * scale / extent * extent - 0.5f;
-  const auto below = static_cast<long>(std::floor(at));
-  auto clamped = [&](long j) { return static_cast<std::size_t>(std::clamp<long>(j, 0, static_cast<long>(side) - 1)); };
-  return {clamped(below), clamped(below + 1)};
 }
 
 // Whether the output pixel (x, y) lies, channel by channel, between the smallest and the
@@ -162,10 +103,11 @@ bool resampled_correctly(cl_command_queue queue, cl_mem dst, std::size_t side) {
 // CPU device one timed run follows the warm-up: a run there takes a good part of a second.
 template <typename Channel>
 Cell measure_resample(const Session& session, cl_kernel kernel, const PixelFormat& pixel, const Settings& settings) {
-  if (!supports(session, CL_MEM_READ_ONLY, pixel) || !supports(session, CL_MEM_WRITE_ONLY, pixel))
+  if (!supports(session, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, pixel) ||
+      !supports(session, CL_MEM_WRITE_ONLY, CL_MEM_OBJECT_IMAGE2D, pixel))
     return {std::nullopt, missing_format_note(pixel)};
   const std::size_t side = image_side(session, settings, pixel);
-  Image src = create_image(session, CL_MEM_READ_ONLY, pixel, side, source_pixels<Channel>(side).data());
+  Image src = create_image(session, CL_MEM_READ_ONLY, pixel, side, source_channels<Channel>(side * side).data());
   Image dst = create_image(session, CL_MEM_WRITE_ONLY, pixel, side, nullptr);
   cl_mem src_mem = src.get(), dst_mem = dst.get();
   const cl_float2 scale = {{kScaleX, kScaleY}};
@@ -183,13 +125,13 @@ Cell measure_resample(const Session& session, cl_kernel kernel, const PixelForma
 }
 
 void measure_transfers(const Session& session, const Settings& settings, Cells& cells) {
-  if (!supports(session, CL_MEM_READ_WRITE, kRgba8)) {
+  if (!supports(session, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, kRgba8)) {
     for (Row row : {kImageWrite, kImageRead, kImageCopy}) cells[row].note = missing_format_note(kRgba8);
     return;
   }
   const std::size_t side = image_side(session, settings, kRgba8);
   const double bytes = static_cast<double>(side) * side * kRgba8.pixel_bytes;
-  std::vector<cl_uchar> host = source_pixels<cl_uchar>(side);
+  std::vector<cl_uchar> host = source_channels<cl_uchar>(side * side);
   Image src = create_image(session, CL_MEM_READ_WRITE, kRgba8, side, host.data());
   Image dst = create_image(session, CL_MEM_READ_WRITE, kRgba8, side, nullptr);
   const std::size_t origin[3] = {0, 0, 0}, region[3] = {side, side, 1};

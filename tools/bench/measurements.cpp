@@ -40,6 +40,8 @@ const std::array<Metric, kRowCount> kMetrics = {{
     {"  the same by hand: four scalar multiply-adds", "G MAC/s", Better::Higher},
     {"kernel: bilinear 2D resample, RGBA8 (UNORM_INT8) 4096x4096 -> 4096x4096", "G pixels/s", Better::Higher},
     {"kernel: bilinear 2D resample, RGBA float (CL_FLOAT) 4096x4096 -> 4096x4096", "G pixels/s", Better::Higher},
+    {"kernel: trilinear 3D resample, RGBA8 (UNORM_INT8) 256^3 -> uchar4 buffer", "G voxels/s", Better::Higher},
+    {"kernel: trilinear 3D resample, RGBA float (CL_FLOAT) 256^3 -> uchar4 buffer", "G voxels/s", Better::Higher},
     {"clEnqueueWriteImage from pageable host memory, 64 MiB (blocking)", "GB/s", Better::Higher},
     {"clEnqueueReadImage to pageable host memory, 64 MiB (blocking)", "GB/s", Better::Higher},
     {"clEnqueueCopyImage, 64 MiB RGBA8 (read+write bytes)", "GB/s", Better::Higher},
@@ -193,6 +195,7 @@ void measure_device(cl_device_id device, const Settings& settings, Cells& cells)
   // mapped whole. The map is timed for reads, the unmap for writes.
   measure_maps(session, bytes, settings, cells);
   measure_images(session, settings, cells);
+  measure_volumes(session, settings, cells);
 
   // 6-7. Kernels, where the device can build OpenCL C.
   if (device_value<cl_bool>(device, CL_DEVICE_COMPILER_AVAILABLE)) {

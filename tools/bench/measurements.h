@@ -56,6 +56,8 @@ enum Row : std::size_t {
   kDotInt8ByHand,
   kImageResampleRgba8,
   kImageResampleRgbaFloat,
+  kVolumeResampleRgba8,
+  kVolumeResampleRgbaFloat,
   kImageWrite,
   kImageRead,
   kImageCopy,
@@ -173,6 +175,7 @@ void measure_collectives(const Session& session, cl_mem out, std::size_t bytes, 
 // The image rows: write, read and copy of an RGBA8 image and, where the device has a
 // compiler, a bilinear resampling kernel in RGBA8 and RGBA float (image_measurements.cpp).
 void measure_images(const Session& session, const Settings& settings, Cells& cells);
+void measure_volumes(const Session& session, const Settings& settings, Cells& cells);
 
 // The shared virtual memory rows (svm_measurement.cpp): the float4 copy kernel on coarse-grain
 // SVM, clEnqueueSVMMemcpy and an SVM map + unmap, on allocations of `bytes`. A failure leaves

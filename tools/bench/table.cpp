@@ -89,7 +89,7 @@ void print_legend(const Report& report, std::FILE* out) {
                report.settings.enqueue_count);
   std::fprintf(out, "%d per repetition. Bandwidth: bytes / time / 1e9, copies count read+write bytes.\n",
                report.settings.round_trips);
-  std::fprintf(out, "The image resample rows time 1 run after the warm-up on CPU devices.\n");
+  std::fprintf(out, "The image and volume resample rows time 1 run after the warm-up on CPU devices.\n");
   std::fprintf(out, "Two-GPU rows: each GPU with the next GPU of its platform (the last with the first);\n");
   std::fprintf(out, "cuda/gpu0 with CUDA device 1. Migration counts the buffer's bytes once.\n");
   if (reference(report)) {
