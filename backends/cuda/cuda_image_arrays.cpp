@@ -58,6 +58,11 @@ class ArraySampling final : public TextureSampling {
     shape.NumChannels = format.channels;
     shape.Flags = layered ? CUDA_ARRAY3D_LAYERED : 0u;
     const CudaDriver& driver = context().driver();
+    // The copy only buys speed: it takes no memory the application may still want (it would
+    // leave less than a quarter of the card free), and the image then samples in software.
+    const size_t bytes = image.width * image.height * layers * format.channels * element_bytes(format.format);
+    size_t free = 0, total = 0;
+    if (driver.cuMemGetInfo(&free, &total) != CUDA_SUCCESS || bytes > free || free - bytes < total / 4) return false;
     if (driver.cuArray3DCreate(&array_, &shape) != CUDA_SUCCESS) {
       array_ = nullptr;
       return false;
@@ -72,7 +77,7 @@ class ArraySampling final : public TextureSampling {
     copy_.srcHeight = image.slice_pitch / image.row_pitch;
     copy_.dstMemoryType = CU_MEMORYTYPE_ARRAY;
     copy_.dstArray = array_;
-    copy_.WidthInBytes = image.width * format.channels * element_bytes(format.format);
+    copy_.WidthInBytes = image.width * format.channels * element_bytes(format.format);  // one row
     copy_.Height = image.height;
     copy_.Depth = layers;
     CUDA_RESOURCE_DESC resource{};

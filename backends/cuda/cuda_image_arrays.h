@@ -23,7 +23,8 @@
 namespace cucl::backend::cuda {
 
 // Textures over a CUDA array for a 3D image or a 2D array on `pixels` (its own device memory);
-// null where the layout or the driver does not allow one (the builtins then sample in software).
+// null where the layout, the card's free memory or the driver does not allow one (the builtins
+// then sample in software).
 std::unique_ptr<ImageSampling> sample_image_through_array(std::shared_ptr<CudaContext> context,
                                                           const CudaMemory& pixels, const SampledImage& image,
                                                           const TextureFormat& format);
