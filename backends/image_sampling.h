@@ -23,6 +23,7 @@ struct SampledImage {
   Location pixels;  // pixel (0, 0, 0) in the device's memory
   cl_mem_object_type type = CL_MEM_OBJECT_IMAGE2D;
   cl_image_format format{};
+  size_t pixel_size = 0;  // bytes
   size_t width = 0, height = 0, depth = 0;
   size_t array_size = 0;
   size_t row_pitch = 0, slice_pitch = 0;  // bytes; a 1D array's layers are slice_pitch apart

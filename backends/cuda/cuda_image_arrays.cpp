@@ -8,17 +8,6 @@
 namespace cucl::backend::cuda {
 namespace {
 
-size_t element_bytes(CUarray_format format) {
-  switch (format) {
-    case CU_AD_FORMAT_UNSIGNED_INT8:
-    case CU_AD_FORMAT_SIGNED_INT8: return 1;
-    case CU_AD_FORMAT_UNSIGNED_INT16:
-    case CU_AD_FORMAT_SIGNED_INT16:
-    case CU_AD_FORMAT_HALF: return 2;
-    default: return 4;
-  }
-}
-
 // The texture unit's linear filter weighs with 8 fractional bits per axis. Over a 3D
 // image's 8 pixels of a float or half format, whose values may differ in sign, that is
 // coarser than the CTS accepts (image_streams 3D, CL_FLOAT and CL_HALF_FLOAT: 2^-7 of the
@@ -60,7 +49,7 @@ class ArraySampling final : public TextureSampling {
     const CudaDriver& driver = context().driver();
     // The copy only buys speed: it takes no memory the application may still want (it would
     // leave less than a quarter of the card free), and the image then samples in software.
-    const size_t bytes = image.width * image.height * layers * format.channels * element_bytes(format.format);
+    const size_t bytes = image.width * image.height * layers * image.pixel_size;
     size_t free = 0, total = 0;
     if (driver.cuMemGetInfo(&free, &total) != CUDA_SUCCESS || bytes > free || free - bytes < total / 4) return false;
     if (driver.cuArray3DCreate(&array_, &shape) != CUDA_SUCCESS) {
@@ -77,7 +66,7 @@ class ArraySampling final : public TextureSampling {
     copy_.srcHeight = image.slice_pitch / image.row_pitch;
     copy_.dstMemoryType = CU_MEMORYTYPE_ARRAY;
     copy_.dstArray = array_;
-    copy_.WidthInBytes = image.width * format.channels * element_bytes(format.format);  // one row
+    copy_.WidthInBytes = image.width * image.pixel_size;  // one row
     copy_.Height = image.height;
     copy_.Depth = layers;
     CUDA_RESOURCE_DESC resource{};

@@ -97,7 +97,8 @@ Image::KernelView Image::descriptor(Device& device) {
       flags() & CL_MEM_WRITE_ONLY
           ? nullptr
           : device.backend().sample_image(
-                {pixels, g.type, g.format, g.width, g.height, g.depth, g.array_size, g.row_pitch, g.slice_pitch});
+                {pixels, g.type, g.format, g.pixel_size, g.width, g.height, g.depth, g.array_size, g.row_pitch,
+                 g.slice_pitch});
   if (sampling) std::copy(sampling->handles.begin(), sampling->handles.end(), descriptor.textures);
   auto memory = device.backend().allocate(sizeof descriptor, nullptr, false);
   check(memory != nullptr, CL_OUT_OF_RESOURCES);
