@@ -44,13 +44,11 @@ class GpuTest : public ::testing::Test {
   std::unique_ptr<cucl_test::Env> env;
 };
 
-// A context with the host device and the first GPU, one queue on each.
-class MixedContextTest : public ::testing::Test {
+// A context of two devices, one queue on each (open() them in SetUp), released at the end.
+class TwoDeviceContextTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    cl_device_id gpu = first_gpu();
-    CUCL_REQUIRE_GPU(gpu);
-    devices = {cucl_test::host_device(), gpu};
+  void open(std::array<cl_device_id, 2> chosen) {
+    devices = chosen;
     cl_int status = CL_SUCCESS;
     context = clCreateContext(nullptr, 2, devices.data(), nullptr, nullptr, &status);
     ASSERT_EQ(status, CL_SUCCESS);
@@ -65,12 +63,22 @@ class MixedContextTest : public ::testing::Test {
     }
     if (context) clReleaseContext(context);
   }
-  cl_command_queue host_queue() const { return queues[0]; }
-  cl_command_queue gpu_queue() const { return queues[1]; }
 
   std::array<cl_device_id, 2> devices{};
   cl_context context = nullptr;
   std::array<cl_command_queue, 2> queues{};
+};
+
+// A context with the host device and the first GPU, one queue on each.
+class MixedContextTest : public TwoDeviceContextTest {
+ protected:
+  void SetUp() override {
+    cl_device_id gpu = first_gpu();
+    CUCL_REQUIRE_GPU(gpu);
+    open({cucl_test::host_device(), gpu});
+  }
+  cl_command_queue host_queue() const { return queues[0]; }
+  cl_command_queue gpu_queue() const { return queues[1]; }
 };
 
 // A profiling timestamp of `event` (param: CL_PROFILING_COMMAND_*), in nanoseconds.

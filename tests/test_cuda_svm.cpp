@@ -84,30 +84,17 @@ TEST_F(CudaSvm, ABufferOnAnSvmPointerIsTheSameMemoryOnTheGpu) {
 // (skipped where cucl lists fewer), with a queue on each.
 enum class DevicePair { HostAndGpu, TwoGpus };
 
-class SvmOnTwoDevices : public ::testing::TestWithParam<DevicePair> {
+class SvmOnTwoDevices : public cuda_test::TwoDeviceContextTest, public ::testing::WithParamInterface<DevicePair> {
  protected:
   void SetUp() override {
     const std::vector<cl_device_id> gpus = cucl_devices(CL_DEVICE_TYPE_GPU);
     CUCL_REQUIRE_GPU(gpus.empty() ? nullptr : gpus[0]);
     if (GetParam() == DevicePair::TwoGpus) {
       if (gpus.size() < 2) GTEST_SKIP() << "needs two GPUs: cucl lists " << gpus.size();
-      devices = {gpus[0], gpus[1]};
+      open({gpus[0], gpus[1]});
     } else {
-      devices = {host_device(), gpus[0]};
+      open({host_device(), gpus[0]});
     }
-    cl_int status = CL_SUCCESS;
-    context = clCreateContext(nullptr, 2, devices.data(), nullptr, nullptr, &status);
-    ASSERT_EQ(status, CL_SUCCESS);
-    for (size_t i = 0; i < 2; ++i) {
-      queues[i] = clCreateCommandQueue(context, devices[i], 0, &status);
-      ASSERT_EQ(status, CL_SUCCESS);
-    }
-  }
-  void TearDown() override {
-    for (cl_command_queue queue : queues) {
-      if (queue) clReleaseCommandQueue(queue);
-    }
-    if (context) clReleaseContext(context);
   }
   // `name` of `source`, built for each device of the context.
   std::array<cl_kernel, 2> kernels_for_each_device(const std::string& source, const char* name) {
@@ -124,10 +111,6 @@ class SvmOnTwoDevices : public ::testing::TestWithParam<DevicePair> {
     return kernels;
   }
   cl_command_queue first_queue() const { return queues[0]; }
-
-  std::array<cl_device_id, 2> devices{};
-  cl_context context = nullptr;
-  std::array<cl_command_queue, 2> queues{};
 };
 
 // The context offers what both devices have: fine grain only where the (second) GPU has it too.
