@@ -100,36 +100,77 @@ static bool outside(int4 i, int4 extent) {
   return (uint)i.x >= (uint)extent.x || (uint)i.y >= (uint)extent.y || (uint)i.z >= (uint)extent.z;
 }
 
-// Pixel i's channels in storage order as the linear filter weighs them: none outside the image
-// (the border: transparent black, or opaque black once a missing alpha is placed).
-static float4 texel_channels(image_descriptor image, image_format format, int4 i, int4 extent) {
-  const float4 channels = float_channels(format, pixel_bits_at(image, format, image_clamp_coord(i, extent)));
+// Pixel i's channels in storage order as the linear filter weighs them, decoded as `decode`
+// says: none outside the image (the border: transparent black, or opaque black once a missing
+// alpha is placed).
+static inline float4 texel_channels(image_descriptor image, image_format decode, int4 i, int4 extent) {
+  const float4 channels = float_channels(decode, pixel_bits_at(image, decode, image_clamp_coord(i, extent)));
   return outside(i, extent) ? (float4)0.0f : channels;
 }
 
 // The weighted sum of the 2, 4 or 8 pixels around the coordinate, in the spec's order (corner n
-// takes i1 on the axes whose bit is set in n). A loop rather than the spelled-out sum, so that
-// the format's decoding, inlined into every read, appears once. The orders with a padding
-// channel (Rx, RGx, RGBx, sRGBx) read alpha 1 inside the image and 0 in the border, so their
-// alpha is the weight of the pixels inside whenever one is outside.
+// takes i1 on the axes whose bit is set in n), with what the orders with a padding channel need:
+// those (Rx, RGx, RGBx, sRGBx) read alpha 1 inside the image and 0 in the border, so their alpha
+// is the weight of the pixels inside whenever one is outside.
+typedef struct {
+  float4 sum;
+  float inside;
+  bool any_outside;
+} linear_sum;
+
+// Adds corner n, its pixel decoded as `decode` says (the format itself, or a constant one where
+// linear_filter knows it).
+static inline __attribute__((always_inline)) void add_corner(linear_sum* s, image_descriptor image,
+                                                             image_format decode, linear_pixels p, int4 extent,
+                                                             int dimensions, int n) {
+  const float4 w1 = p.weight, w0 = 1.0f - p.weight;
+  const int4 i = (int4)(n & 1 ? p.i1.x : p.i0.x, n & 2 ? p.i1.y : p.i0.y, n & 4 ? p.i1.z : p.i0.z, 0);
+  float weight = n & 1 ? w1.x : w0.x;
+  if (dimensions >= 2) weight *= n & 2 ? w1.y : w0.y;
+  if (dimensions == 3) weight *= n & 4 ? w1.z : w0.z;
+  s->sum += weight * texel_channels(image, decode, i, extent);
+  const bool out = outside(i, extent);
+  s->any_outside |= out;
+  s->inside += out ? 0.0f : weight;
+}
+
+static inline float4 linear_sum_to_rgba(image_format format, linear_sum s) {
+  const float4 color = float_channels_to_rgba(format, s.sum);
+  return s.any_outside && order_has_padding_channel(format.order) ? (float4)(color.xyz, s.inside) : color;
+}
+
+// Four float channels, which the GPU filters in software in 3D (backends/cuda/
+// cuda_image_arrays.cpp: the texture unit's weights are too coarse for them there), and on the
+// host four 8-bit ones, the common layout (the GPU's texture unit filters those): `decode` is a
+// constant, and the corners are unrolled so that each axis's clamps and offsets are worked out
+// once. (Half channels convert in software, which would make 8 unrolled corners large.)
+static inline __attribute__((always_inline)) float4 linear_filter_known(image_descriptor image, image_format format,
+                                                                        image_format decode, linear_pixels p,
+                                                                        int4 extent, int dimensions) {
+  linear_sum s = {(float4)0.0f, 0.0f, false};
+#pragma unroll
+  for (int n = 0; n < 1 << dimensions; ++n) add_corner(&s, image, decode, p, extent, dimensions, n);
+  return linear_sum_to_rgba(format, s);
+}
+
+// The linear filter. The formats above get a loop of their own, free of the switches over every
+// data type and pixel size; the rest share one loop, not unrolled (the decoding is large).
 static float4 linear_filter(image_descriptor image, image_format format, linear_pixels p, int4 extent,
                             int dimensions) {
-  const float4 w1 = p.weight, w0 = 1.0f - p.weight;
-  float4 sum = (float4)0.0f;
-  float inside = 0.0f;
-  bool any_outside = false;
-  for (int n = 0; n < 1 << dimensions; ++n) {
-    const int4 i = (int4)(n & 1 ? p.i1.x : p.i0.x, n & 2 ? p.i1.y : p.i0.y, n & 4 ? p.i1.z : p.i0.z, 0);
-    float weight = n & 1 ? w1.x : w0.x;
-    if (dimensions >= 2) weight *= n & 2 ? w1.y : w0.y;
-    if (dimensions == 3) weight *= n & 4 ? w1.z : w0.z;
-    sum += weight * texel_channels(image, format, i, extent);
-    const bool out = outside(i, extent);
-    any_outside |= out;
-    inside += out ? 0.0f : weight;
+  if (!order_is_srgb(format.order)) {
+    const image_format float4_pixels = {CLK_RGBA, CLK_FLOAT, 16};
+    if (format.data_type == CLK_FLOAT && format.pixel_size == 16)
+      return linear_filter_known(image, format, float4_pixels, p, extent, dimensions);
+#ifndef __NVPTX__
+    const image_format unorm8x4_pixels = {CLK_RGBA, CLK_UNORM_INT8, 4};
+    if (format.data_type == CLK_UNORM_INT8 && format.pixel_size == 4)
+      return linear_filter_known(image, format, unorm8x4_pixels, p, extent, dimensions);
+#endif
   }
-  const float4 color = float_channels_to_rgba(format, sum);
-  return any_outside && order_has_padding_channel(format.order) ? (float4)(color.xyz, inside) : color;
+  linear_sum s = {(float4)0.0f, 0.0f, false};
+#pragma nounroll
+  for (int n = 0; n < 1 << dimensions; ++n) add_corner(&s, image, format, p, extent, dimensions, n);
+  return linear_sum_to_rgba(format, s);
 }
 
 #ifdef __NVPTX__

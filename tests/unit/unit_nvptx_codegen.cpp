@@ -704,6 +704,26 @@ kernel void volume(read_only image3d_t v, read_only image2d_array_t layers, samp
   EXPECT_TRUE(ptxas_accepts(program.ptx));
 }
 
+// The software linear filter (3D images of float formats have no texture for it) reads an RGBA
+// float image's 8 corners with one 16-byte load each, free of the decoding switch over every
+// data type and pixel size, which would load a pixel with narrower loads.
+TEST(NvptxCodegen, SoftwareLinearFilterOfFloatPixelsLoadsEachCornerWhole) {
+  const CodegenResult result = compile(R"(
+constant sampler_t trilinear = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_LINEAR;
+kernel void resample(read_only image3d_t v, global float4* out) {
+  const int i = get_global_id(0);
+  out[i] = read_imagef(v, trilinear, (float4)(0.1f * i, 0.2f, 0.3f, 0.0f));
+})");
+  ASSERT_TRUE(result.ok) << result.log;
+  const std::string general = entry_text(decoded(result).ptx, "resample");
+  size_t loads = 0;
+  for (size_t at = general.find("ld.global.v4.f32"); at != std::string::npos; at = general.find("ld.global.v4.f32", at + 1))
+    ++loads;
+  EXPECT_EQ(loads, 8u) << general;
+  SKIP_WITHOUT_PTXAS();
+  EXPECT_TRUE(ptxas_accepts(decoded(result).ptx));
+}
+
 // A textured read places the texture's channels (as they lie in memory) as the image's order
 // says; CL_RGBA, already in OpenCL's order, skips the placement after one compare.
 TEST(NvptxCodegen, TexturedReadsOfRgbaImagesSkipTheChannelPlacementAfterOneCompare) {
