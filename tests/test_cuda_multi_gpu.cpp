@@ -128,8 +128,12 @@ TEST_P(TwoGpusInEveryOrder, KernelOnOneGpuSeesTheOthersWrite) {
   cl_event written = add_to(first, data, 10);
   std::vector<cl_event> wait;
   if (c.order == Order::WaitList) wait.push_back(written);
-  if (c.order == Order::Finish) ASSERT_EQ(clFinish(first), CL_SUCCESS);
-  if (c.order == Order::BlockingRead) EXPECT_EQ(read(first, data), std::vector<cl_uint>(kCount, 11));
+  if (c.order == Order::Finish) {
+    ASSERT_EQ(clFinish(first), CL_SUCCESS);
+  }
+  if (c.order == Order::BlockingRead) {
+    EXPECT_EQ(read(first, data), std::vector<cl_uint>(kCount, 11));
+  }
   cl_event second_write = add_to(second, data, 100, wait);
   ASSERT_EQ(clWaitForEvents(1, &second_write), CL_SUCCESS);
   EXPECT_EQ(read(first, data), std::vector<cl_uint>(kCount, 111));
