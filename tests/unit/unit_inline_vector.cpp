@@ -45,7 +45,9 @@ TEST(InlineVector, MovesLeaveTheSourceEmptyAndUsable) {
     const uint32_t* heap = count > 4 ? source.data() : nullptr;
     Small moved = std::move(source);
     expect_counted(moved, count);
-    if (heap) EXPECT_EQ(moved.data(), heap) << "a heap block is handed over, not copied";
+    if (heap) {
+      EXPECT_EQ(moved.data(), heap) << "a heap block is handed over, not copied";
+    }
     EXPECT_TRUE(source.empty());  // NOLINT(bugprone-use-after-move): the moved-from state is specified
     source.push_back(1);
     EXPECT_EQ(source.size(), 1u);
