@@ -297,14 +297,13 @@ TEST_P(MixedEachType, TheGpuSamplesWhatTheHostDevicesKernelWrote) {
   clReleaseProgram(program);
 }
 
-INSTANTIATE_TEST_SUITE_P(ThreeDAndTwoDArray, MixedEachType, ::testing::Bool(),
-                         [](const ::testing::TestParamInfo<bool>& info) {
-                           return std::string(info.param ? "Image2DArray" : "Image3D");
-                         });
+// The parameter's name in test names: whether the image is a 2D array (else 3D).
+std::string image_kind_name(const ::testing::TestParamInfo<bool>& info) {
+  return info.param ? "Image2DArray" : "Image3D";
+}
 
-INSTANTIATE_TEST_SUITE_P(ThreeDAndTwoDArray, EachType, ::testing::Bool(),
-                         [](const ::testing::TestParamInfo<bool>& info) {
-                           return std::string(info.param ? "Image2DArray" : "Image3D");
-                         });
+INSTANTIATE_TEST_SUITE_P(ThreeDAndTwoDArray, MixedEachType, ::testing::Bool(), image_kind_name);
+
+INSTANTIATE_TEST_SUITE_P(ThreeDAndTwoDArray, EachType, ::testing::Bool(), image_kind_name);
 
 }  // namespace
