@@ -80,6 +80,9 @@ TEST_F(CudaSvm, ABufferOnAnSvmPointerIsTheSameMemoryOnTheGpu) {
   clReleaseMemObject(buffer);
 }
 
+// Adds `amount` to each element of `data`.
+const char* const kAddSource = "kernel void add(global int* data, int amount) { data[get_global_id(0)] += amount; }";
+
 // One context of two devices: the host device and the first GPU, or the first two GPUs
 // (skipped where cucl lists fewer), with a queue on each.
 enum class DevicePair { HostAndGpu, TwoGpus };
@@ -130,8 +133,7 @@ TEST_P(SvmOnTwoDevices, BothDevicesUseOneAllocationInTurn) {
   const size_t n = 1 << 16;
   SvmPointer svm(context, CL_MEM_READ_WRITE, n * sizeof(cl_int));
   ASSERT_NE(svm.get(), nullptr);
-  const std::array<cl_kernel, 2> kernels = kernels_for_each_device(
-      "kernel void add(global int* data, int amount) { data[get_global_id(0)] += amount; }", "add");
+  const std::array<cl_kernel, 2> kernels = kernels_for_each_device(kAddSource, "add");
   ASSERT_TRUE(kernels[0] && kernels[1]);
   const cl_int zero = 0;
   ASSERT_EQ(clEnqueueSVMMemFill(first_queue(), svm.get(), &zero, 4, n * 4, 0, nullptr, nullptr), CL_SUCCESS);
@@ -163,8 +165,7 @@ TEST_P(SvmOnTwoDevices, CommandsOnEitherQueueFollowTheOtherDevicesKernels) {
   const size_t n = 1 << 16;
   SvmPointer a(context, CL_MEM_READ_WRITE, n * sizeof(cl_int)), b(context, CL_MEM_READ_WRITE, n * sizeof(cl_int));
   ASSERT_TRUE(a.get() && b.get());
-  const std::array<cl_kernel, 2> kernels = kernels_for_each_device(
-      "kernel void add(global int* data, int amount) { data[get_global_id(0)] += amount; }", "add");
+  const std::array<cl_kernel, 2> kernels = kernels_for_each_device(kAddSource, "add");
   ASSERT_TRUE(kernels[0] && kernels[1]);
   std::array<cl_event, 5> events{};
   const cl_int five = 5, one = 1, ten = 10;
