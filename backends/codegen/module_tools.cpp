@@ -16,6 +16,7 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
 #include <llvm/Transforms/IPO/GlobalDCE.h>
+#include <llvm/Transforms/Scalar/InferAddressSpaces.h>
 #include <llvm/Transforms/Scalar/SROA.h>
 
 #include "backends/codegen/linear_switch_arms.h"
@@ -171,6 +172,13 @@ void optimize_module(llvm::Module& module, llvm::TargetMachine& machine, bool fu
     drop_volatile_from_private_variables(module);
     builder.registerPeepholeEPCallback([](llvm::FunctionPassManager& passes, llvm::OptimizationLevel) {
       passes.addPass(LinearSwitchArmsPass());
+    });
+    // On a target with a generic address space (nvptx), accesses through generic pointers
+    // that provably point into one space (a builtin's atomic on a global pointer) use that
+    // space's instructions; a no-op elsewhere. LLVM's NVPTX code generator runs this pass
+    // itself, too late here: the casts are NVVM intrinsics by then (address_space_remap.cpp).
+    builder.registerScalarOptimizerLateEPCallback([](llvm::FunctionPassManager& passes, llvm::OptimizationLevel) {
+      passes.addPass(llvm::InferAddressSpacesPass());
     });
   }
   AnalysisManagers managers(builder);

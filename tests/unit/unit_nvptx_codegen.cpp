@@ -745,6 +745,25 @@ kernel void gather(read_only image2d_t src, sampler_t s, global const float2* at
   EXPECT_TRUE(ptxas_accepts(decoded(result).ptx));
 }
 
+// The builtins' atomics take generic pointers; on a global pointer they become atomics of the
+// global space (InferAddressSpaces in the O3 pipeline), as NVIDIA's compiler emits them, not a
+// generic atom behind a cvta and a NULL test.
+TEST(NvptxCodegen, AtomicsOnGlobalPointersUseTheGlobalSpace) {
+  const CodegenResult result = compile(R"(
+kernel void legacy(global int* counters, uint mask) { atomic_add(&counters[get_global_id(0) & mask], 1); }
+kernel void c11(volatile global atomic_int* counter, global int* old) {
+  old[get_global_id(0)] = atomic_fetch_max_explicit(counter, 7, memory_order_relaxed, memory_scope_device);
+})");
+  ASSERT_TRUE(result.ok) << result.log;
+  const std::string ptx = decoded(result).ptx;
+  const std::string legacy = entry_text(ptx, "legacy"), c11 = entry_text(ptx, "c11");
+  EXPECT_NE(legacy.find("atom.global.add.u32"), std::string::npos) << legacy;
+  EXPECT_NE(c11.find("atom.global.max.s32"), std::string::npos) << c11;
+  for (const std::string& entry : {legacy, c11}) EXPECT_EQ(entry.find("cvta"), std::string::npos) << entry;
+  SKIP_WITHOUT_PTXAS();
+  EXPECT_TRUE(ptxas_accepts(ptx));
+}
+
 // memory_scope_all_svm_devices (and memory_scope_all_devices, the same scope) atomics are
 // PTX's system-scope atom.sys, which host threads see on managed memory while the kernel
 // runs; every other scope keeps the device-scope atom, without .sys.
@@ -765,7 +784,7 @@ kernel void device_add(volatile global atomic_int* counter) {
     EXPECT_NE(entry_text(ptx, kernel).find("atom.sys.add.u32"), std::string::npos) << kernel << "\n" << ptx;
   }
   const std::string device = entry_text(ptx, "device_add");
-  EXPECT_NE(device.find("atom.add.u32"), std::string::npos) << device;
+  EXPECT_NE(device.find("atom.global.add.u32"), std::string::npos) << device;
   EXPECT_EQ(device.find(".sys"), std::string::npos) << device;
   SKIP_WITHOUT_PTXAS();
   EXPECT_TRUE(ptxas_accepts(ptx));
