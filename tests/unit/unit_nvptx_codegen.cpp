@@ -764,6 +764,26 @@ kernel void c11(volatile global atomic_int* counter, global int* old) {
   EXPECT_TRUE(ptxas_accepts(ptx));
 }
 
+// vloadn/vstoren take generic pointers too: on a global pointer they are global loads and
+// stores, and a builtin's output through a pointer to a private variable (sincos) a local one.
+TEST(NvptxCodegen, VectorLoadsAndStoresOnGlobalPointersUseTheGlobalSpace) {
+  const CodegenResult result = compile(R"(
+kernel void rows(global float* f, global float4* out) {
+  const int i = get_global_id(0);
+  float c;
+  const float s = sincos(f[i], &c);
+  out[i] = vload4(i, f) + (float4)(s, c, 0.0f, 0.0f);
+  vstore4(out[i + 1], i + 2, f);
+})");
+  ASSERT_TRUE(result.ok) << result.log;
+  const std::string rows = entry_text(decoded(result).ptx, "rows");
+  for (const char* generic : {"\tld.f32", "\tst.f32", "\tld.v", "\tst.v", "cvta"})
+    EXPECT_EQ(rows.find(generic), std::string::npos) << generic << "\n" << rows;
+  EXPECT_NE(rows.find("ld.global"), std::string::npos) << rows;
+  SKIP_WITHOUT_PTXAS();
+  EXPECT_TRUE(ptxas_accepts(decoded(result).ptx));
+}
+
 // memory_scope_all_svm_devices (and memory_scope_all_devices, the same scope) atomics are
 // PTX's system-scope atom.sys, which host threads see on managed memory while the kernel
 // runs; every other scope keeps the device-scope atom, without .sys.
