@@ -61,6 +61,7 @@ struct Driver {
   CUresult (*cuEventRecord)(CUevent, CUstream);
   CUresult (*cuMemAlloc)(CUdeviceptr*, size_t);
   CUresult (*cuMemFree)(CUdeviceptr);
+  CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream);
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void*, size_t, CUstream);
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void*, size_t);
   CUresult (*cuMemcpyDtoH)(void*, CUdeviceptr, size_t);
@@ -110,6 +111,7 @@ struct Driver {
     find(cuEventRecord, "cuEventRecord");
     find(cuMemAlloc, "cuMemAlloc_v2");
     find(cuMemFree, "cuMemFree_v2");
+    find(cuMemsetD32Async, "cuMemsetD32Async");
     find(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
     find(cuMemcpyHtoD, "cuMemcpyHtoD_v2");
     find(cuMemcpyDtoH, "cuMemcpyDtoH_v2");
@@ -382,6 +384,12 @@ void measure(const Driver& driver, const Settings& settings, std::size_t bytes, 
     cells[kUnmapWrite].value = bytes / seconds / 1e9;
     driver.cuMemFreeHost(pinned);
   }
+  seconds = median_seconds(settings.repetitions, [&] {
+    const DeviceMemory temporary(driver, bytes);
+    BENCH_CU(cuMemsetD32Async(temporary.pointer, 0, bytes / sizeof(unsigned), stream));
+    BENCH_CU(cuStreamSynchronize(stream));
+  });
+  cells[kTemporaryBuffer].value = seconds * 1e6;
 
   const Module module(driver, kPtx);
   CUfunction empty = module.function("empty");

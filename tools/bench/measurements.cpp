@@ -15,6 +15,8 @@ const std::array<Metric, kRowCount> kMetrics = {{
     {"read to pageable host memory (blocking)", "GB/s", Better::Higher},
     {"map for read, ALLOC_HOST_PTR buffer (blocking map)", "GB/s", Better::Higher},
     {"unmap after write, ALLOC_HOST_PTR buffer (unmap + clFinish)", "GB/s", Better::Higher},
+    {"temporary buffer of the bandwidth size: clCreateBuffer + fill + clReleaseMemObject + clFinish", "us",
+     Better::Lower},
     {"kernel enqueue: empty kernel (N, then clFinish) / N", "us", Better::Lower},
     {"kernel launch: empty kernel + clFinish", "us", Better::Lower},
     {"kernels on two queues, each waiting for the last (N, then wait) / N", "us", Better::Lower},
@@ -116,6 +118,21 @@ void measure_maps(const Session& session, std::size_t bytes, const Settings& set
   cells[kUnmapWrite].value = gigabytes_per_second(bytes, seconds);
 }
 
+// What a library's temporary costs (CLBlast's GEMM makes one for its padded copies on every
+// call): a buffer made, written whole by the device, and released while the write may still
+// be in flight.
+void measure_temporary_buffer(const Session& session, std::size_t bytes, const Settings& settings, Cells& cells) {
+  cl_command_queue queue = session.queue();
+  const cl_uint pattern = 0;
+  const double seconds = median_seconds(settings.repetitions, [&] {
+    Buffer temporary = session.buffer(bytes);
+    BENCH_CL(clEnqueueFillBuffer(queue, temporary.get(), &pattern, sizeof pattern, 0, bytes, 0, nullptr, nullptr));
+    temporary.reset();
+    BENCH_CL(clFinish(queue));
+  });
+  cells[kTemporaryBuffer].value = microseconds_per(seconds, 1);
+}
+
 }  // namespace
 
 Session::Session(cl_device_id device) : device_(device) {
@@ -194,6 +211,7 @@ void measure_device(cl_device_id device, const Settings& settings, Cells& cells)
   // Maps, as clpeak measures them: a buffer the application asked to be host-accessible,
   // mapped whole. The map is timed for reads, the unmap for writes.
   measure_maps(session, bytes, settings, cells);
+  measure_temporary_buffer(session, bytes, settings, cells);
   measure_images(session, settings, cells);
   measure_volumes(session, settings, cells);
 

@@ -32,6 +32,7 @@ enum Row : std::size_t {
   kHostRead,
   kMapRead,
   kUnmapWrite,
+  kTemporaryBuffer,
   kKernelEnqueue,
   kKernelLaunch,
   kKernelPingPong,
