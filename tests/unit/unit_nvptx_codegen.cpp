@@ -776,12 +776,13 @@ kernel void rows(global float* f, global float4* out) {
   vstore4(out[i + 1], i + 2, f);
 })");
   ASSERT_TRUE(result.ok) << result.log;
-  const std::string rows = entry_text(decoded(result).ptx, "rows");
+  const std::string ptx = decoded(result).ptx;
+  const std::string rows = entry_text(ptx, "rows");
   for (const char* generic : {"\tld.f32", "\tst.f32", "\tld.v", "\tst.v", "cvta"})
     EXPECT_EQ(rows.find(generic), std::string::npos) << generic << "\n" << rows;
   EXPECT_NE(rows.find("ld.global"), std::string::npos) << rows;
   SKIP_WITHOUT_PTXAS();
-  EXPECT_TRUE(ptxas_accepts(decoded(result).ptx));
+  EXPECT_TRUE(ptxas_accepts(ptx));
 }
 
 // memory_scope_all_svm_devices (and memory_scope_all_devices, the same scope) atomics are
