@@ -4,12 +4,21 @@
 #include "backends/cuda/cuda_staging_pool.h"
 
 namespace cucl::backend::cuda {
+namespace {
+
+size_t card_bytes(const CudaDriver& driver, CUdevice device) {
+  size_t bytes = 0;
+  return driver.cuDeviceTotalMem(&bytes, device) == CUDA_SUCCESS ? bytes : 0;
+}
+
+}  // namespace
 
 CudaContext::CudaContext(std::shared_ptr<const CudaDriver> driver, CUdevice device,
                          std::shared_ptr<HostRegistry> registry)
     : driver_(std::move(driver)),
       device_(device),
       registry_(std::move(registry)),
+      device_allocations_(*driver_, card_bytes(*driver_, device)),
       staging_(std::make_unique<StagingPool>(*driver_)) {
   auto attribute = [&](CUdevice_attribute which) -> size_t {
     int value = 0;
@@ -26,6 +35,7 @@ CudaContext::CudaContext(std::shared_ptr<const CudaDriver> driver, CUdevice devi
 CudaContext::~CudaContext() {
   if (!context_) return;
   if (driver_->cuCtxSetCurrent(context_) == CUDA_SUCCESS) {
+    device_allocations_.free_kept();
     fill_kernels_.reset();
     staging_.reset();
   }
@@ -77,6 +87,11 @@ bool CudaContext::reaches(CudaContext& peer) {
   }
   peers_.emplace_back(peer.device_, reached);
   return reached;
+}
+
+CUresult CudaContext::free_memory(size_t* free, size_t* total) {
+  device_allocations_.free_kept();
+  return driver_->cuMemGetInfo(free, total);
 }
 
 FillKernels& CudaContext::fill_kernels() {

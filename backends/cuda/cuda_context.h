@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "backends/cuda/cuda_device_allocations.h"
 #include "backends/cuda/cuda_driver.h"
 #include "backends/cuda/cuda_host_registry.h"
 #include "backends/cuda/cuda_managed_budget.h"
@@ -66,6 +67,10 @@ class CudaContext {
   bool reaches(CudaContext& peer);
 
   HostRegistry& host_registry() { return *registry_; }
+  // Device memory for buffers, released allocations kept for reuse (cuda_device_allocations.h).
+  DeviceAllocations& device_allocations() { return device_allocations_; }
+  // What the card has free (cuMemGetInfo) once the kept allocations have gone back to it.
+  CUresult free_memory(size_t* free, size_t* total);
   // The managed memory (SVM) this device may still be asked for.
   ManagedBudget& managed_budget() { return managed_budget_; }
   // The coarse-grain SVM allocations made as dual views (cuda_svm_view.h).
@@ -82,6 +87,7 @@ class CudaContext {
   size_t max_pitch_ = 0;
   PitchedTextureLimits texture_limits_;
   std::shared_ptr<HostRegistry> registry_;
+  DeviceAllocations device_allocations_;
   ManagedBudget managed_budget_;
   SvmDualViews svm_views_;
   std::once_flag retained_;

@@ -51,7 +51,7 @@ class ArraySampling final : public TextureSampling {
     // leave less than a quarter of the card free), and the image then samples in software.
     const size_t bytes = image.width * image.height * layers * image.pixel_size;
     size_t free = 0, total = 0;
-    if (driver.cuMemGetInfo(&free, &total) != CUDA_SUCCESS || bytes > free || free - bytes < total / 4) return false;
+    if (context().free_memory(&free, &total) != CUDA_SUCCESS || bytes > free || free - bytes < total / 4) return false;
     if (driver.cuArray3DCreate(&array_, &shape) != CUDA_SUCCESS) {
       array_ = nullptr;
       return false;

@@ -28,7 +28,7 @@ std::unique_ptr<CudaMemory> CudaMemory::create_shared(std::shared_ptr<CudaContex
   const CudaDriver& driver = context->driver();
   const size_t bytes = size + (alignment > kManagedAlignment ? alignment : 0);
   size_t free = 0, total = 0;
-  context->check(driver.cuMemGetInfo(&free, &total), "cuMemGetInfo");
+  context->check(context->free_memory(&free, &total), "cuMemGetInfo");
   if (bytes < size || !context->managed_budget().reserve(bytes, free, total)) return nullptr;
   CUdeviceptr allocation = 0;
   CUresult result = driver.cuMemAllocManaged(&allocation, bytes, CU_MEM_ATTACH_GLOBAL);
@@ -49,12 +49,19 @@ std::unique_ptr<CudaMemory> CudaMemory::create_shared(std::shared_ptr<CudaContex
 std::unique_ptr<CudaMemory> CudaMemory::create_coarse_shared(std::shared_ptr<CudaContext> context, size_t size,
                                                              size_t alignment) {
   std::shared_ptr<SvmDualView> view;
-  try {
-    view = SvmDualView::create(context, size, alignment);
-  } catch (const CudaError&) {
-    if (context->lost()) throw;
-    // The driver has no virtual memory management here: managed memory serves.
-  } catch (const std::system_error&) {  // the host side could not be placed: likewise
+  for (int attempt = 0; !view && attempt < 2; ++attempt) {
+    try {
+      view = SvmDualView::create(context, size, alignment);
+    } catch (const CudaError&) {
+      if (context->lost()) throw;
+      // The driver has no virtual memory management here, or no room: managed memory serves,
+      // unless room comes from the buffer allocations kept for reuse.
+      if (context->device_allocations().kept_bytes() == 0) break;
+      context->make_current();
+      context->device_allocations().free_kept();
+    } catch (const std::system_error&) {  // the host side could not be placed: likewise
+      break;
+    }
   }
   if (!view) return create_shared(std::move(context), size, alignment);
   const CUdeviceptr address = view->address();
@@ -96,7 +103,7 @@ std::unique_ptr<CudaMemory> CudaMemory::create(std::shared_ptr<CudaContext> cont
     }
     context->host_registry().release(host_ptr, size);
   }
-  CUresult result = driver.cuMemAlloc(&memory->device_, size);
+  CUresult result = context->device_allocations().allocate(&memory->device_, size);
   if (result == CUDA_ERROR_OUT_OF_MEMORY) return nullptr;
   context->check(result, "cuMemAlloc");
   if (host_ptr) {
@@ -125,7 +132,7 @@ CudaMemory::~CudaMemory() {
   } else if (view_) {
     view_.reset();  // the last user of a view frees it, the context current
   } else if (device_) {
-    driver.cuMemFree(device_);
+    context_->device_allocations().release(device_, size_);
   }
 }
 

@@ -1,0 +1,78 @@
+// The device memory of a released buffer serves the next buffer of its size
+// (backends/cuda/cuda_device_allocations.h), and only once every command that used the
+// released buffer has ended: a kernel still writing it never writes the new buffer.
+#include <cstdint>
+#include <vector>
+
+#include "event_test_helpers.h"
+#include "support/buffer_device_address_api.h"
+#include "support/kernel_support.h"
+#include "test_cuda_helpers.h"
+
+using namespace cucl_test;
+using namespace buffer_test;
+using namespace cuda_test;
+
+namespace {
+
+// Each work-item writes an odd number after `steps` dependent steps, long after it started.
+constexpr const char* kSource = R"(
+kernel void churn(global uint* out, uint steps) {
+  uint x = get_global_id(0);
+  for (uint i = 0; i < steps; ++i) x = x * 1664525u + 1013904223u;
+  out[get_global_id(0)] = x | 1u;
+}
+)";
+
+class CudaBufferReuse : public GpuTest {};
+
+TEST_F(CudaBufferReuse, AReleasedBufferServesTheNextBufferOfItsSize) {
+  constexpr size_t kSize = 1 << 20;
+  Mem anchor = make_buffer(context(), 0, 4096);  // the device keeps nothing while no buffer is live
+  cl_mem_device_address_ext released_address = 0;
+  {
+    AddressedBuffer released(context(), kSize);
+    ASSERT_EQ(released.status(), CL_SUCCESS);
+    released_address = device_addresses(released.get()).at(0);
+    write_all(queue(), released.get(), pattern(kSize, 3));
+  }
+  ASSERT_EQ(clFinish(queue()), CL_SUCCESS);
+  AddressedBuffer other_size(context(), kSize + 4096);
+  ASSERT_EQ(other_size.status(), CL_SUCCESS);
+  EXPECT_NE(device_addresses(other_size.get()).at(0), released_address);
+  AddressedBuffer same_size(context(), kSize);
+  ASSERT_EQ(same_size.status(), CL_SUCCESS);
+  EXPECT_EQ(device_addresses(same_size.get()).at(0), released_address);
+  // And it is a buffer like any other.
+  const auto data = pattern(kSize, 8);
+  write_all(queue(), same_size.get(), data);
+  EXPECT_EQ(read_all(queue(), same_size.get(), kSize), data);
+}
+
+TEST_F(CudaBufferReuse, ABufferReleasedWhileAKernelWritesItIsNotReusedBeforeTheKernelEnds) {
+  constexpr size_t kItems = 1 << 14, kSize = kItems * sizeof(cl_uint);
+  BuiltProgram program(*env, kSource);
+  ASSERT_TRUE(program);
+  cl_kernel churn = program.kernel("churn");
+  cl_command_queue other = make_queue(context(), gpu, 0);
+  Mem anchor = make_buffer(context(), 0, 4096);
+  for (int round = 0; round < 3; ++round) {
+    {
+      Mem written = make_buffer(context(), 0, kSize);
+      set_args(churn, written.get(), cl_uint{1} << 22);  // some milliseconds
+      ASSERT_EQ(clEnqueueNDRangeKernel(queue(), churn, 1, nullptr, &kItems, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+      ASSERT_EQ(clFlush(queue()), CL_SUCCESS);
+    }  // released while the kernel runs
+    Mem fresh = make_buffer(context(), 0, kSize);
+    const cl_uint zero = 0;
+    ASSERT_EQ(clEnqueueFillBuffer(other, fresh, &zero, sizeof zero, 0, kSize, 0, nullptr, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clFinish(other), CL_SUCCESS);
+    ASSERT_EQ(clFinish(queue()), CL_SUCCESS);
+    std::vector<cl_uint> back(kItems, 1);
+    ASSERT_EQ(clEnqueueReadBuffer(other, fresh, CL_TRUE, 0, kSize, back.data(), 0, nullptr, nullptr), CL_SUCCESS);
+    EXPECT_EQ(back, std::vector<cl_uint>(kItems, 0)) << "round " << round;
+  }
+  EXPECT_EQ(clReleaseCommandQueue(other), CL_SUCCESS);
+}
+
+}  // namespace
