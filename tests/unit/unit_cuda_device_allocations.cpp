@@ -13,24 +13,18 @@
 #include "backends/cuda/cuda_context.h"
 #include "backends/cuda/cuda_device_allocations.h"
 #include "backends/cuda/cuda_driver.h"
-#include "backends/cuda/cuda_host_registry.h"
+#include "real_cuda_context.h"
 
 namespace cucl::backend::cuda {
 namespace {
 
 constexpr size_t kMiB = size_t{1} << 20;
 
-class DeviceAllocationsTest : public ::testing::Test {
+class DeviceAllocationsTest : public RealCudaContextTest {
  protected:
   void SetUp() override {
-    std::string why_not;
-    driver_ = load_cuda_driver(why_not);
-    if (!driver_) GTEST_SKIP() << "no CUDA driver: " << why_not;
-    int count = 0;
-    if (driver_->cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0) GTEST_SKIP() << "no CUDA device";
-    ASSERT_EQ(driver_->cuDeviceGet(&device_, 0), CUDA_SUCCESS);
-    context_ = std::make_unique<CudaContext>(driver_, device_, std::make_shared<HostRegistry>(*driver_));
-    context_->make_current();
+    RealCudaContextTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     ASSERT_EQ(driver_->cuDeviceTotalMem(&card_bytes_, device_), CUDA_SUCCESS);
   }
 
@@ -46,9 +40,6 @@ class DeviceAllocationsTest : public ::testing::Test {
     return address;
   }
 
-  std::shared_ptr<const CudaDriver> driver_;
-  CUdevice device_ = 0;
-  std::unique_ptr<CudaContext> context_;
   size_t card_bytes_ = 0;
 };
 

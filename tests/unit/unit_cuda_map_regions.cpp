@@ -9,37 +9,20 @@
 #include <string>
 #include <vector>
 
-#include "backends/cuda/cuda_context.h"
-#include "backends/cuda/cuda_driver.h"
-#include "backends/cuda/cuda_host_registry.h"
 #include "backends/cuda/cuda_map_regions.h"
+#include "real_cuda_context.h"
 
 namespace cucl::backend::cuda {
 namespace {
 
-class MapRegionsTest : public ::testing::Test {
+class MapRegionsTest : public RealCudaContextTest {
  protected:
-  void SetUp() override {
-    std::string why_not;
-    driver_ = load_cuda_driver(why_not);
-    if (!driver_) GTEST_SKIP() << "no CUDA driver: " << why_not;
-    int count = 0;
-    if (driver_->cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0) GTEST_SKIP() << "no CUDA device";
-    CUdevice device = 0;
-    ASSERT_EQ(driver_->cuDeviceGet(&device, 0), CUDA_SUCCESS);
-    context_ = std::make_unique<CudaContext>(driver_, device, std::make_shared<HostRegistry>(*driver_));
-    context_->make_current();
-  }
-
   // Whether the driver knows `pointer` as page-locked host memory.
   bool page_locked(void* pointer) const {
     unsigned int type = 0;
     return driver_->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
                                           reinterpret_cast<CUdeviceptr>(pointer)) == CUDA_SUCCESS;
   }
-
-  std::shared_ptr<const CudaDriver> driver_;
-  std::unique_ptr<CudaContext> context_;
 };
 
 TEST_F(MapRegionsTest, AThousandMapsHoldNoMoreThanTheLargestMapping) {
