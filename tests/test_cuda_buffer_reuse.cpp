@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "event_test_helpers.h"
-#include "support/buffer_device_address_api.h"
 #include "support/kernel_support.h"
 #include "test_cuda_helpers.h"
 
@@ -15,8 +14,10 @@ using namespace cuda_test;
 
 namespace {
 
-// Each work-item writes an odd number after `steps` dependent steps, long after it started.
+// churn: each work-item writes an odd number after `steps` dependent steps, long after it
+// started. address_of: where a buffer is in the GPU's memory.
 constexpr const char* kSource = R"(
+kernel void address_of(global uint* buffer, global ulong* out) { out[0] = (ulong)buffer; }
 kernel void churn(global uint* out, uint steps) {
   uint x = get_global_id(0);
   for (uint i = 0; i < steps; ++i) x = x * 1664525u + 1013904223u;
@@ -28,25 +29,33 @@ class CudaBufferReuse : public GpuTest {};
 
 TEST_F(CudaBufferReuse, AReleasedBufferServesTheNextBufferOfItsSize) {
   constexpr size_t kSize = 1 << 20;
-  Mem anchor = make_buffer(context(), 0, 4096);  // the device keeps nothing while no buffer is live
-  cl_mem_device_address_ext released_address = 0;
+  BuiltProgram program(*env, kSource);
+  ASSERT_TRUE(program);
+  cl_kernel address_of = program.kernel("address_of");
+  Mem where = make_buffer(context(), 0, sizeof(cl_ulong));  // also keeps a buffer live throughout
+  auto address = [&](cl_mem buffer) {
+    set_args(address_of, buffer, where.get());
+    const size_t one = 1;
+    EXPECT_EQ(clEnqueueNDRangeKernel(queue(), address_of, 1, nullptr, &one, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+    cl_ulong value = 0;
+    EXPECT_EQ(clEnqueueReadBuffer(queue(), where, CL_TRUE, 0, sizeof value, &value, 0, nullptr, nullptr), CL_SUCCESS);
+    return value;
+  };
+  cl_ulong released_address = 0;
   {
-    AddressedBuffer released(context(), kSize);
-    ASSERT_EQ(released.status(), CL_SUCCESS);
-    released_address = device_addresses(released.get()).at(0);
-    write_all(queue(), released.get(), pattern(kSize, 3));
+    Mem released = make_buffer(context(), 0, kSize);
+    write_all(queue(), released, pattern(kSize, 3));
+    released_address = address(released);
   }
   ASSERT_EQ(clFinish(queue()), CL_SUCCESS);
-  AddressedBuffer other_size(context(), kSize + 4096);
-  ASSERT_EQ(other_size.status(), CL_SUCCESS);
-  EXPECT_NE(device_addresses(other_size.get()).at(0), released_address);
-  AddressedBuffer same_size(context(), kSize);
-  ASSERT_EQ(same_size.status(), CL_SUCCESS);
-  EXPECT_EQ(device_addresses(same_size.get()).at(0), released_address);
+  Mem other_size = make_buffer(context(), 0, kSize + 4096);
+  EXPECT_NE(address(other_size), released_address);
+  Mem same_size = make_buffer(context(), 0, kSize);
+  EXPECT_EQ(address(same_size), released_address);
   // And it is a buffer like any other.
   const auto data = pattern(kSize, 8);
-  write_all(queue(), same_size.get(), data);
-  EXPECT_EQ(read_all(queue(), same_size.get(), kSize), data);
+  write_all(queue(), same_size, data);
+  EXPECT_EQ(read_all(queue(), same_size, kSize), data);
 }
 
 TEST_F(CudaBufferReuse, ABufferReleasedWhileAKernelWritesItIsNotReusedBeforeTheKernelEnds) {
