@@ -32,7 +32,8 @@ TEST_F(CudaBufferReuse, AReleasedBufferServesTheNextBufferOfItsSize) {
   BuiltProgram program(*env, kSource);
   ASSERT_TRUE(program);
   cl_kernel address_of = program.kernel("address_of");
-  Mem where = make_buffer(context(), 0, sizeof(cl_ulong));  // also keeps a buffer live throughout
+  // Also a live buffer throughout (memory is allocated at its first use, address()'s first launch).
+  Mem where = make_buffer(context(), 0, sizeof(cl_ulong));
   auto address = [&](cl_mem buffer) {
     set_args(address_of, buffer, where.get());
     const size_t one = 1;
@@ -65,6 +66,7 @@ TEST_F(CudaBufferReuse, ABufferReleasedWhileAKernelWritesItIsNotReusedBeforeTheK
   cl_kernel churn = program.kernel("churn");
   cl_command_queue other = make_queue(context(), gpu, 0);
   Mem anchor = make_buffer(context(), 0, 4096);
+  write_all(queue(), anchor, pattern(4096, 5));  // memory is allocated at first use: now there is a live one
   for (int round = 0; round < 3; ++round) {
     {
       Mem written = make_buffer(context(), 0, kSize);
