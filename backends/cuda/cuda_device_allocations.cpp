@@ -22,10 +22,7 @@ CUresult DeviceAllocations::allocate(CUdeviceptr* address, size_t size) {
     }
   }
   CUresult result = driver_.cuMemAlloc(address, size);
-  if (result == CUDA_ERROR_OUT_OF_MEMORY && kept_bytes() > 0) {
-    free_kept();
-    result = driver_.cuMemAlloc(address, size);
-  }
+  if (result == CUDA_ERROR_OUT_OF_MEMORY && free_kept()) result = driver_.cuMemAlloc(address, size);
   if (result == CUDA_SUCCESS) {
     std::lock_guard lock(mutex_);
     ++live_;
@@ -38,15 +35,13 @@ void DeviceAllocations::release(CUdeviceptr address, size_t size) {
   {
     std::lock_guard lock(mutex_);
     if (live_ > 0) --live_;
-    if (live_ == 0 || size > limit_) {
-      // The application has let go of every buffer here (or this one is too large to keep):
-      // the card's memory goes back.
+    if (live_ == 0) {
+      // The application has let go of every buffer here: the card's memory goes back.
+      to_free = std::exchange(kept_, {});
+      kept_bytes_ = 0;
       to_free.push_back({address, size});
-      if (live_ == 0) {
-        to_free.insert(to_free.end(), kept_.begin(), kept_.end());
-        kept_.clear();
-        kept_bytes_ = 0;
-      }
+    } else if (size > limit_) {
+      to_free.push_back({address, size});
     } else {
       kept_.push_back({address, size});
       kept_bytes_ += size;
@@ -61,14 +56,16 @@ void DeviceAllocations::release(CUdeviceptr address, size_t size) {
   free_all(to_free);
 }
 
-void DeviceAllocations::free_kept() {
+bool DeviceAllocations::free_kept() {
   std::vector<Kept> to_free;
   {
     std::lock_guard lock(mutex_);
     to_free = std::exchange(kept_, {});
     kept_bytes_ = 0;
   }
+  const bool freed = !to_free.empty();
   free_all(to_free);
+  return freed;
 }
 
 size_t DeviceAllocations::kept_bytes() const {

@@ -30,8 +30,8 @@ class DeviceAllocations {
   CUresult allocate(CUdeviceptr* address, size_t size);
   // `address` (from allocate, `size` bytes) is no longer used: kept or freed.
   void release(CUdeviceptr address, size_t size);
-  // Frees everything kept.
-  void free_kept();
+  // Frees everything kept; whether there was anything.
+  bool free_kept();
 
   size_t kept_bytes() const;
   size_t kept_limit() const { return limit_; }

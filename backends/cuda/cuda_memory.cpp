@@ -56,9 +56,8 @@ std::unique_ptr<CudaMemory> CudaMemory::create_coarse_shared(std::shared_ptr<Cud
       if (context->lost()) throw;
       // The driver has no virtual memory management here, or no room: managed memory serves,
       // unless room comes from the buffer allocations kept for reuse.
-      if (context->device_allocations().kept_bytes() == 0) break;
       context->make_current();
-      context->device_allocations().free_kept();
+      if (!context->device_allocations().free_kept()) break;
     } catch (const std::system_error&) {  // the host side could not be placed: likewise
       break;
     }
