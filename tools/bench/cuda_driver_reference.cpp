@@ -339,6 +339,23 @@ void measure_next_gpu(const Driver& driver, const CudaSession& first, CUfunction
   BENCH_CU(cuCtxSetCurrent(first.context));
 }
 
+// The empty-kernel rows: launches back to back, then each followed by a synchronisation.
+void measure_launches(const Driver& driver, CUstream stream, CUfunction empty, const Settings& settings, Cells& cells) {
+  double seconds = median_seconds(settings.repetitions, [&] {
+    for (int i = 0; i < settings.enqueue_count; ++i)
+      BENCH_CU(cuLaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, stream, nullptr, nullptr));
+    BENCH_CU(cuStreamSynchronize(stream));
+  });
+  cells[kKernelEnqueue].value = seconds * 1e6 / settings.enqueue_count;
+  seconds = median_seconds(settings.repetitions, [&] {
+    for (int i = 0; i < settings.round_trips; ++i) {
+      BENCH_CU(cuLaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, stream, nullptr, nullptr));
+      BENCH_CU(cuStreamSynchronize(stream));
+    }
+  });
+  cells[kKernelLaunch].value = seconds * 1e6 / settings.round_trips;
+}
+
 void measure(const Driver& driver, const Settings& settings, std::size_t bytes, Cells& cells) {
   CudaSession session(driver);
   CUstream stream = session.stream;
@@ -358,6 +375,11 @@ void measure(const Driver& driver, const Settings& settings, std::size_t bytes, 
     }
   });
   cells[kRoundTrip].value = seconds * 1e6 / settings.round_trips;
+  if (settings.overheads_only) {
+    const Module module(driver, kPtx);
+    measure_launches(driver, stream, module.function("empty"), settings, cells);
+    return;
+  }
 
   cells[kBufferSize].value = static_cast<double>(bytes) / (1024.0 * 1024.0);
   std::vector<unsigned char> host(bytes);
@@ -394,18 +416,7 @@ void measure(const Driver& driver, const Settings& settings, std::size_t bytes, 
   const Module module(driver, kPtx);
   CUfunction empty = module.function("empty");
   CUfunction copy = module.function("copy4");
-  seconds = median_seconds(settings.repetitions, [&] {
-    for (int i = 0; i < n; ++i) BENCH_CU(cuLaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, stream, nullptr, nullptr));
-    BENCH_CU(cuStreamSynchronize(stream));
-  });
-  cells[kKernelEnqueue].value = seconds * 1e6 / n;
-  seconds = median_seconds(settings.repetitions, [&] {
-    for (int i = 0; i < settings.round_trips; ++i) {
-      BENCH_CU(cuLaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, stream, nullptr, nullptr));
-      BENCH_CU(cuStreamSynchronize(stream));
-    }
-  });
-  cells[kKernelLaunch].value = seconds * 1e6 / settings.round_trips;
+  measure_launches(driver, stream, empty, settings, cells);
   int gpus = 0;
   BENCH_CU(cuDeviceGetCount(&gpus));
   {

@@ -133,6 +133,34 @@ Kernel create_kernel(cl_program program, const char* name) {
   return kernel;
 }
 
+void measure_launches(const Session& session, cl_kernel empty, const Settings& settings, Cells& cells) {
+  cl_command_queue queue = session.queue();
+  // Enqueue throughput: many launches of an empty kernel, then one clFinish.
+  const size_t one = 1;
+  double seconds = median_seconds(settings.repetitions, [&] {
+    for (int i = 0; i < settings.enqueue_count; ++i) {
+      BENCH_CL(clEnqueueNDRangeKernel(queue, empty, 1, nullptr, &one, nullptr, 0, nullptr, nullptr));
+    }
+    BENCH_CL(clFinish(queue));
+  });
+  cells[kKernelEnqueue].value = seconds * 1e6 / settings.enqueue_count;
+
+  // Launch latency: one single-work-item launch of an empty kernel, then wait for it.
+  seconds = median_seconds(settings.repetitions, [&] {
+    for (int i = 0; i < settings.round_trips; ++i) {
+      BENCH_CL(clEnqueueNDRangeKernel(queue, empty, 1, nullptr, &one, nullptr, 0, nullptr, nullptr));
+      BENCH_CL(clFinish(queue));
+    }
+  });
+  cells[kKernelLaunch].value = seconds * 1e6 / settings.round_trips;
+}
+
+void measure_launch_overheads(const Session& session, const Settings& settings, Cells& cells) {
+  Program program = build_program(session, "kernel void empty(void) {}");
+  Kernel empty = create_kernel(program.get(), "empty");
+  measure_launches(session, empty.get(), settings, cells);
+}
+
 void measure_kernels(const Session& session, cl_mem src, cl_mem dst, std::size_t bytes,
                      const Settings& settings, Cells& cells) {
   cl_command_queue queue = session.queue();
@@ -143,31 +171,14 @@ void measure_kernels(const Session& session, cl_mem src, cl_mem dst, std::size_t
   cells[kBuildAgain].value = build_milliseconds(session, source);
 
   Program program = build_program(session, kSource);
-
-  // Enqueue throughput: many launches of an empty kernel, then one clFinish.
   Kernel empty = create_kernel(program.get(), "empty");
+  measure_launches(session, empty.get(), settings, cells);
   const size_t one = 1;
-  double seconds = median_seconds(settings.repetitions, [&] {
-    for (int i = 0; i < settings.enqueue_count; ++i) {
-      BENCH_CL(clEnqueueNDRangeKernel(queue, empty.get(), 1, nullptr, &one, nullptr, 0, nullptr, nullptr));
-    }
-    BENCH_CL(clFinish(queue));
-  });
-  cells[kKernelEnqueue].value = seconds * 1e6 / settings.enqueue_count;
-
-  // Launch latency: one single-work-item launch of an empty kernel, then wait for it.
-  seconds = median_seconds(settings.repetitions, [&] {
-    for (int i = 0; i < settings.round_trips; ++i) {
-      BENCH_CL(clEnqueueNDRangeKernel(queue, empty.get(), 1, nullptr, &one, nullptr, 0, nullptr, nullptr));
-      BENCH_CL(clFinish(queue));
-    }
-  });
-  cells[kKernelLaunch].value = seconds * 1e6 / settings.round_trips;
 
   // Dependencies between queues: each empty kernel waits for the previous one, enqueued on
   // the other queue; waiting for the last waits for them all.
   Queue other = session.another_queue();
-  seconds = median_seconds(settings.repetitions, [&] {
+  double seconds = median_seconds(settings.repetitions, [&] {
     cl_event last = nullptr;
     for (int i = 0; i < settings.enqueue_count; ++i) {
       cl_event next = nullptr;

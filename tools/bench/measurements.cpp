@@ -181,6 +181,15 @@ void measure_device(cl_device_id device, const Settings& settings, Cells& cells)
   });
   cells[kRoundTrip].value = microseconds_per(seconds, settings.round_trips);
 
+  const bool compiler = device_value<cl_bool>(device, CL_DEVICE_COMPILER_AVAILABLE);
+  if (settings.overheads_only) {
+    if (compiler)
+      measure_launch_overheads(session, settings, cells);
+    else
+      cells[kKernelEnqueue].note = cells[kKernelLaunch].note = "n/a (no compiler)";
+    return;
+  }
+
   // 3-5. Bandwidth on large buffers. The host vector is written first so that page
   // faults are not measured.
   const std::size_t bytes = bandwidth_bytes(device, settings);
@@ -216,7 +225,7 @@ void measure_device(cl_device_id device, const Settings& settings, Cells& cells)
   measure_volumes(session, settings, cells);
 
   // 6-7. Kernels, where the device can build OpenCL C.
-  if (device_value<cl_bool>(device, CL_DEVICE_COMPILER_AVAILABLE)) {
+  if (compiler) {
     measure_kernels(session, src.get(), dst.get(), bytes, settings, cells);
   } else {
     for (Row row : {kKernelEnqueue, kKernelLaunch, kKernelPingPong, kKernelCopy, kComputeFp32, kComputeHalf,

@@ -198,6 +198,12 @@ void measure_mixed_svm(cl_device_id device, std::size_t bytes, const Settings& s
 // alternating between two queues, each waiting for the last. Notes where there is no partner.
 void measure_two_gpus(cl_device_id device, std::size_t bytes, const Settings& settings, Cells& cells);
 
+// The two empty-kernel rows: launches of `empty` (no arguments, one work-item) enqueued back to
+// back, and each followed by clFinish.
+void measure_launches(const Session& session, cl_kernel empty, const Settings& settings, Cells& cells);
+// The same, building its own empty kernel (the --overheads run; needs a compiler).
+void measure_launch_overheads(const Session& session, const Settings& settings, Cells& cells);
+
 // The kernel and build rows (need a compiler; the caller checks CL_DEVICE_COMPILER_AVAILABLE).
 void measure_kernels(const Session& session, cl_mem src, cl_mem dst, std::size_t bytes,
                      const Settings& settings, Cells& cells);

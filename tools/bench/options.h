@@ -10,6 +10,8 @@ namespace bench {
 struct Options {
   bool quick = false;
   bool csv = false;
+  bool overheads_only = false;  // --overheads
+  int repetitions = 0;          // --repetitions N; 0 keeps the default of the mode
   std::string platform_filter;  // case-insensitive substring; empty matches all
   std::string device_filter;
 };
@@ -20,6 +22,7 @@ struct Settings {
   int enqueue_count;             // writes per enqueue-throughput repetition
   int round_trips;               // enqueue+finish pairs per round-trip repetition
   std::size_t max_buffer_bytes;  // upper bound of the bandwidth buffers
+  bool overheads_only;           // only the small-write and empty-kernel rows
 };
 
 Settings settings_for(const Options& options);

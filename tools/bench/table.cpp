@@ -60,6 +60,12 @@ Grid build_grid(const Report& report, bool csv) {
     if (ref && c != *ref && csv) grid.header.back() = report.columns[c].name + " x cucl";
   }
   for (std::size_t row = 0; row < kRowCount; ++row) {
+    // Rows no device has a value or note for were not asked for (--overheads).
+    if (std::none_of(report.columns.begin(), report.columns.end(), [&](const Column& column) {
+          return column.cells[row].value || !column.cells[row].note.empty();
+        })) {
+      continue;
+    }
     std::vector<std::string> line;
     line.push_back(csv ? kMetrics[row].name : std::string(kMetrics[row].name) + " [" + kMetrics[row].unit + "]");
     if (csv) line.push_back(kMetrics[row].unit);
