@@ -80,6 +80,11 @@ class Stream {
   // submitter's way, watches closely meanwhile.
   virtual void wait_began() {}
   virtual void wait_ended() {}
+  // One look at the stream's progress by a thread that waits for its work (between
+  // wait_began and wait_ended), made again and again while it watches. A stream whose ends a
+  // thread of its own reports lets the waiter look for them too: the thread that waits sees
+  // an end sooner than a hand-off from another thread brings it. Never blocks.
+  virtual void look() {}
   // Whether work of `operation` submitted here can be ordered after work already submitted
   // to `earlier` by the device itself (through earlier.mark()): then platform/ submits it
   // once that work has been submitted, without waiting for it to end.

@@ -22,6 +22,7 @@
 #include "backends/cuda/cuda_context.h"
 #include "backends/cuda/cuda_device_clock.h"
 #include "backends/cuda/cuda_event_pool.h"
+#include "base/clock.h"
 
 namespace cucl::backend::cuda {
 
@@ -60,8 +61,14 @@ class CompletionQueue {
   // Items pushed and not yet finished: their work may still be on the stream.
   bool busy() const { return outstanding_.load(std::memory_order_acquire) != 0; }
   // Someone waits for this stream's work: watch it closely (see wait_through).
-  void wait_began() { waiters_.fetch_add(1, std::memory_order_acq_rel); }
+  void wait_began() {
+    waiters_.fetch_add(1, std::memory_order_acq_rel);
+    looked_ns_.store(now_ns(), std::memory_order_release);  // it looks next (see look())
+  }
   void wait_ended() { waiters_.fetch_sub(1, std::memory_order_acq_rel); }
+  // A waiting thread's look (Stream::look): when the stream has run dry, every item pushed
+  // before the look is done, and this thread finishes them without asking the driver.
+  void look();
   // The thread finishes what is queued and ends. Callable from the thread itself (the last
   // finished() may release the stream that owns this queue).
   void stop();
@@ -74,6 +81,7 @@ class CompletionQueue {
     CUevent checkpoint = nullptr;  // recorded after this item's and every earlier item's work
     TimingEvents timing;           // profiled work's start and end on the stream
     bool started = false;          // Work::started has been called
+    uint64_t ordinal = 0;          // 1 for the first item pushed, 2 for the next...
   };
 
   CompletionQueue(std::shared_ptr<CudaContext> context, CUstream stream, std::shared_ptr<DeviceClock> clock)
@@ -98,10 +106,17 @@ class CompletionQueue {
   std::optional<cl_int> wait_through(const std::vector<Item>& batch, size_t index, size_t& covered);
   // How long to watch the stream for the items from batch[index] on before sleeping.
   std::chrono::microseconds watch_for(const std::vector<Item>& batch, size_t index) const;
-  // Records an event on the stream now and waits for it.
-  cl_int wait_for_stream();
-  // Watches `event` for a while, then sleeps on it.
-  cl_int wait_for(CUevent event);
+  // Records an event on the stream now and waits for it (see wait_for for `ordinal`).
+  cl_int wait_for_stream(uint64_t ordinal);
+  // Watches `event` for a while, then sleeps on it. The wait also ends when a waiter's look
+  // has found the StreamWork items up to `ordinal` done (0: the event covers other work).
+  cl_int wait_for(CUevent event, uint64_t ordinal);
+  // A waiter's look found the items up to `ordinal` done.
+  bool seen_done(uint64_t ordinal) const {
+    return ordinal != 0 && idle_through_.load(std::memory_order_acquire) >= ordinal;
+  }
+  // A waiter looks at the stream, so this thread need not ask the driver too.
+  bool waiter_looks() const;
   cl_int run_deferred(Item& item);
   static void start(Item& item) {
     item.started = true;
@@ -128,6 +143,10 @@ class CompletionQueue {
   std::atomic<size_t> outstanding_{0};  // pushed and not yet finished
   std::atomic<unsigned> gated_{0};    // Host and Deferred items not yet handled
   std::atomic<unsigned> waiters_{0};  // threads in wait_began() .. wait_ended()
+  std::atomic<uint64_t> pushed_{0};   // the ordinal of the last item pushed
+  // Waiters' looks: every StreamWork item up to this ordinal is done; when one last asked.
+  std::atomic<uint64_t> idle_through_{0};
+  std::atomic<uint64_t> looked_ns_{0};
   // Completion thread only:
   bool loss_reported_ = false;
   std::chrono::steady_clock::time_point last_take_{};   // when items last arrived

@@ -24,6 +24,7 @@ class CudaStream final : public Stream {
   bool runs_in_submission_order() const override { return true; }
   void wait_began() override { completion_->wait_began(); }
   void wait_ended() override { completion_->wait_ended(); }
+  void look() override { completion_->look(); }
   // Any stream of the same device, for anything but host functions (cuda_stream_point.h).
   bool can_follow_on_device(const Stream& earlier, const Operation& operation) const override;
   bool mark(const Stream& follower, std::shared_ptr<StreamPoint>& point) override;

@@ -101,7 +101,8 @@ bool Event::set_status(cl_int status) {
 cl_int Event::wait() {
   if (final_.load(std::memory_order_acquire)) return status();
   StreamWaitNotice notice(queue_ ? &queue_->stream() : nullptr);
-  watch_before_sleeping([this] { return final_.load(std::memory_order_acquire); });
+  auto ended = [this] { return final_.load(std::memory_order_acquire); };
+  watch_before_sleeping([&] { return ended() || (notice.look(), ended()); });
   std::unique_lock lock(mutex_);
   while (status_ > CL_COMPLETE) {
     ++sleepers_;

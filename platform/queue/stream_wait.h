@@ -22,6 +22,10 @@ class StreamWaitNotice {
   }
   StreamWaitNotice(const StreamWaitNotice&) = delete;
   StreamWaitNotice& operator=(const StreamWaitNotice&) = delete;
+  // The waiting thread's own look at the stream (backend::Stream::look).
+  void look() const {
+    if (stream_) stream_->look();
+  }
 
  private:
   backend::Stream* stream_;

@@ -1,8 +1,10 @@
 // How soon can a thread other than the submitter see a stream's work end? The CUDA driver
 // API alone, on an empty kernel: the submitter's own cuStreamSynchronize or polling, against a
-// second thread polling cuStreamQuery, sleeping in cuStreamSynchronize, or watching a word that
-// the stream writes (cuStreamWriteValue32), as cucl's completion thread does
-// (backends/cuda/cuda_stream_signal.h). Medians of 3000, in microseconds, two rounds.
+// second thread polling cuStreamQuery (with or without one query of the submitter's first),
+// polling an event the submitter recorded, sleeping in cuStreamSynchronize, or watching a word
+// that the stream writes (cuStreamWriteValue32); and the submitter polling the stream itself and
+// handing the end to a second thread and back, as a waiter's look and cucl's completion thread
+// do (backends/cuda/cuda_completion.h). Medians of 3000, in microseconds, two rounds.
 // Not part of the build (it links the driver directly); on a machine with CUDA:
 //   g++ -O2 -std=c++17 -I/usr/local/cuda/include tools/probes/stream_handoff.cpp \
 //       -L/usr/local/cuda/lib64/stubs -lcuda -lpthread -o stream_handoff
@@ -37,6 +39,8 @@ int main() {
   std::printf("launch+StreamSync      %.2f us\n", median_us([] { launch(); CK(cuStreamSynchronize(s)); }));
   std::printf("launch+spin StreamQuery %.2f us\n", median_us([] { launch(); while (cuStreamQuery(s) == CUDA_ERROR_NOT_READY) {} }));
   std::printf("launch+rec+spin EventQuery %.2f us\n", median_us([&] { launch(); CK(cuEventRecord(ev, s)); while (cuEventQuery(ev) == CUDA_ERROR_NOT_READY) {} }));
+  std::printf("EventRecord alone      %.2f us\n", median_us([&] { CK(cuEventRecord(ev, s)); })); CK(cuStreamSynchronize(s));
+  std::printf("launch+rec issue       %.2f us\n", median_us([&] { launch(); CK(cuEventRecord(ev, s)); })); CK(cuStreamSynchronize(s));
   std::printf("idle StreamQuery       %.3f us\n", median_us([] { cuStreamQuery(s); }) );
   std::printf("idle EventQuery        %.3f us\n", median_us([&] { cuEventQuery(ev); }) );
   // helper thread polls the stream, main waits on an atomic
@@ -53,7 +57,51 @@ int main() {
   int n = 0; queries = 0;
   double t = median_us([&] { launch(); work.store(++n, std::memory_order_release); while (done.load(std::memory_order_acquire) != n) _mm_pause(); });
   std::printf("launch+handoff(StreamQuery thread) %.2f us (queries/iter %.1f)\n", t, double(queries) / n);
+  // the same, with one cuStreamQuery by the launching thread before it hands off (does a
+  // query of the launching thread get the launch to the GPU sooner?)
+  queries = 0;
+  const int before = n;
+  t = median_us([&] { launch(); (void)cuStreamQuery(s); work.store(++n, std::memory_order_release); while (done.load(std::memory_order_acquire) != n) _mm_pause(); });
+  std::printf("launch+own query+handoff(StreamQuery thread) %.2f us (queries/iter %.1f)\n", t, double(queries) / (n - before));
   quit = true; helper.join();
+  // the launching thread watches the stream itself and tells a helper, which hands the end
+  // back (a waiter that sees the end, and a finishing thread that reports it)
+  {
+    std::atomic<int> idle{0};
+    quit = false; work = 0; done = 0;
+    std::thread finisher([&] {
+      int seen = 0;
+      while (!quit.load(std::memory_order_relaxed)) {
+        int i = idle.load(std::memory_order_acquire);
+        if (i == seen) { _mm_pause(); continue; }
+        seen = i; done.store(i, std::memory_order_release);
+      }
+    });
+    n = 0;
+    t = median_us([&] {
+      launch(); ++n;
+      while (cuStreamQuery(s) == CUDA_ERROR_NOT_READY) {}
+      idle.store(n, std::memory_order_release);
+      while (done.load(std::memory_order_acquire) != n) _mm_pause();
+    });
+    std::printf("launch+own StreamQuery+round trip to a helper %.2f us\n", t);
+    quit = true; finisher.join();
+  }
+  // the submitter records an event after its launch; a helper thread polls the event
+  quit = false; work = 0; done = 0;
+  std::thread helper_event([&] {
+    CK(cuCtxSetCurrent(ctx)); int seen = 0;
+    while (!quit.load(std::memory_order_relaxed)) {
+      int w = work.load(std::memory_order_acquire);
+      if (w == seen) { _mm_pause(); continue; }
+      while (cuEventQuery(ev) == CUDA_ERROR_NOT_READY) {}
+      seen = w; done.store(w, std::memory_order_release);
+    }
+  });
+  n = 0;
+  t = median_us([&] { launch(); CK(cuEventRecord(ev, s)); work.store(++n, std::memory_order_release); while (done.load(std::memory_order_acquire) != n) _mm_pause(); });
+  std::printf("launch+rec+handoff(EventQuery thread) %.2f us\n", t);
+  quit = true; helper_event.join();
   quit = false; work = 0; done = 0;
   std::thread helper2([&] {
     CK(cuCtxSetCurrent(ctx)); int seen = 0;

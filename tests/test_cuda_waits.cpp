@@ -1,0 +1,204 @@
+// Threads that wait for a GPU queue (clFinish, clWaitForEvents) look at its CUDA stream
+// themselves, and the stream's completion thread finishes what a look found done
+// (backends/cuda/cuda_completion.h). A wait must still end only after the work it waits for:
+// each test would see a command reported done early, in its results in host memory or in its
+// profiling times against the device timer read after the wait.
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support/kernel_support.h"
+#include "test_cuda_helpers.h"
+
+using namespace cucl_test;
+using namespace buffer_test;
+using namespace cuda_test;
+
+namespace {
+
+constexpr const char* kSource = R"CL(
+// 4 Mi dependent steps of x = x * mul + inc in each work-item: milliseconds on any GPU.
+kernel void long_work(global uint* out, uint seed, uint steps, uint mul, uint inc) {
+  uint i = (uint)get_global_id(0);
+  uint x = seed + i;
+  for (uint k = 0; k < steps; ++k) x = x * mul + inc;
+  out[i] = x;
+}
+kernel void add_one(global uint* counter) { counter[get_global_id(0)] += 1; }
+)CL";
+
+constexpr cl_uint kMul = 1664525u, kInc = 1013904223u;
+constexpr cl_uint kLongSteps = 4u << 20;
+constexpr size_t kItems = 256;
+
+// What long_work writes at item i.
+cl_uint long_work_value(cl_uint seed, size_t i) {
+  cl_uint x = seed + static_cast<cl_uint>(i);
+  // x -> mul * x + inc, kLongSteps times, composed by squaring.
+  cl_uint mul = 1, inc = 0, step_mul = kMul, step_inc = kInc;
+  for (cl_uint steps = kLongSteps; steps; steps >>= 1) {
+    if (steps & 1) {
+      mul *= step_mul;
+      inc = inc * step_mul + step_inc;
+    }
+    step_inc = step_inc * step_mul + step_inc;
+    step_mul *= step_mul;
+  }
+  return mul * x + inc;
+}
+
+cl_int execution_status(cl_event event) {
+  cl_int status = 1;
+  EXPECT_EQ(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr), CL_SUCCESS);
+  return status;
+}
+
+cl_ulong device_timer(cl_device_id device) {
+  cl_ulong device_ns = 0, host_ns = 0;
+  EXPECT_EQ(clGetDeviceAndHostTimer(device, &device_ns, &host_ns), CL_SUCCESS);
+  return device_ns;
+}
+
+class CudaWaits : public GpuTest {
+ protected:
+  cl_command_queue_properties queue_properties() const override { return CL_QUEUE_PROFILING_ENABLE; }
+  void SetUp() override {
+    GpuTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    program_ = std::make_unique<BuiltProgram>(*env, kSource);
+    ASSERT_TRUE(*program_);
+    long_work_ = program_->kernel("long_work");
+    add_one_ = program_->kernel("add_one");
+    ASSERT_NE(long_work_, nullptr);
+    ASSERT_NE(add_one_, nullptr);
+  }
+
+  cl_event launch(cl_command_queue queue, cl_kernel kernel, size_t items, bool with_event = true) {
+    cl_event event = nullptr;
+    EXPECT_EQ(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &items, nullptr, 0, nullptr,
+                                     with_event ? &event : nullptr),
+              CL_SUCCESS);
+    return event;
+  }
+  cl_event long_work(cl_command_queue queue, cl_mem out, cl_uint seed) {
+    set_args(long_work_, out, seed, kLongSteps, kMul, kInc);
+    return launch(queue, long_work_, kItems);
+  }
+  cl_event add_one(cl_command_queue queue, cl_mem counter, size_t items, bool with_event) {
+    set_args(add_one_, counter);
+    return launch(queue, add_one_, items, with_event);
+  }
+  Mem zeros(size_t count) {
+    std::vector<cl_uint> values(count, 0);
+    return make_buffer(context(), CL_MEM_COPY_HOST_PTR, count * sizeof(cl_uint), values.data());
+  }
+  // The event ended (on the device) before `after`, a device timer reading taken once a wait
+  // for it returned.
+  void expect_ended_before(cl_event event, cl_ulong after) {
+    EXPECT_EQ(execution_status(event), CL_COMPLETE);
+    EXPECT_LE(profile(event, CL_PROFILING_COMMAND_END), after);
+    EXPECT_LE(profile(event, CL_PROFILING_COMMAND_COMPLETE), after);
+  }
+
+ private:
+  std::unique_ptr<BuiltProgram> program_;
+  cl_kernel long_work_ = nullptr, add_one_ = nullptr;  // owned by program_
+};
+
+TEST_F(CudaWaits, FinishEndsAfterALongKernelAndTheReadBehindIt) {
+  Mem out = zeros(kItems);
+  std::vector<cl_uint> host(kItems, 0);
+  cl_event kernel = long_work(queue(), out, 11);
+  // Into pageable memory behind a running kernel: the completion thread enqueues it later.
+  cl_event read = nullptr;
+  ASSERT_EQ(clEnqueueReadBuffer(queue(), out, CL_FALSE, 0, kItems * sizeof(cl_uint), host.data(), 0, nullptr, &read),
+            CL_SUCCESS);
+  ASSERT_EQ(clFinish(queue()), CL_SUCCESS);
+  const cl_ulong after = device_timer(gpu);
+  expect_ended_before(kernel, after);
+  expect_ended_before(read, after);
+  EXPECT_LT(profile(kernel, CL_PROFILING_COMMAND_END), profile(read, CL_PROFILING_COMMAND_END));
+  for (size_t i = 0; i < kItems; ++i) ASSERT_EQ(host[i], long_work_value(11, i)) << i;
+  clReleaseEvent(kernel);
+  clReleaseEvent(read);
+}
+
+TEST_F(CudaWaits, WaitForAnEarlyEventEndsBeforeTheLongKernelBehindIt) {
+  Mem counter = zeros(1), out = zeros(kItems);
+  cl_event early = add_one(queue(), counter, 1, true);
+  cl_event late = long_work(queue(), out, 5);
+  ASSERT_EQ(clWaitForEvents(1, &early), CL_SUCCESS);
+  expect_ended_before(early, device_timer(gpu));
+  ASSERT_EQ(clWaitForEvents(1, &late), CL_SUCCESS);
+  expect_ended_before(late, device_timer(gpu));
+  EXPECT_LE(profile(early, CL_PROFILING_COMMAND_END), profile(late, CL_PROFILING_COMMAND_START));
+  EXPECT_EQ(read_buffer<cl_uint>(queue(), counter, 1)[0], 1u);
+  EXPECT_EQ(read_buffer<cl_uint>(queue(), out, 1)[0], long_work_value(5, 0));
+  clReleaseEvent(early);
+  clReleaseEvent(late);
+}
+
+// Round trips as the launch benchmark makes them, alternately through clFinish (a command
+// without an event) and clWaitForEvents; each ends before the device timer read after it.
+TEST_F(CudaWaits, EveryShortRoundTripEndsAfterItsCommand) {
+  constexpr int kTrips = 400;
+  Mem counter = zeros(1);
+  for (int trip = 0; trip < kTrips; ++trip) {
+    if (trip % 2) {
+      add_one(queue(), counter, 1, false);
+      ASSERT_EQ(clFinish(queue()), CL_SUCCESS);
+    } else {
+      cl_event event = add_one(queue(), counter, 1, true);
+      ASSERT_EQ(clWaitForEvents(1, &event), CL_SUCCESS);
+      expect_ended_before(event, device_timer(gpu));
+      clReleaseEvent(event);
+    }
+  }
+  EXPECT_EQ(read_buffer<cl_uint>(queue(), counter, 1)[0], static_cast<cl_uint>(kTrips));
+}
+
+// Threads waiting on queues of their own, and one more thread waiting on the first thread's
+// queue at the same time: the looks of one stream's waiters finish only that stream's work.
+TEST_F(CudaWaits, WaitersOnSeveralQueuesAtOnce) {
+  constexpr int kThreads = 3, kTrips = 200;
+  std::vector<cl_command_queue> queues;
+  std::vector<Mem> counters;
+  for (int i = 0; i < kThreads; ++i) {
+    cl_int status = CL_SUCCESS;
+    queues.push_back(clCreateCommandQueue(context(), gpu, 0, &status));
+    ASSERT_EQ(status, CL_SUCCESS);
+    counters.push_back(zeros(kItems));
+  }
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i) {
+    threads.emplace_back([&, i] {
+      for (int trip = 0; trip < kTrips; ++trip) {
+        add_one(queues[i], counters[i], kItems, false);
+        if (trip % 10 == 0) {
+          cl_event event = long_work(queues[i], counters[i], 1);  // overwritten by later adds
+          clReleaseEvent(event);
+          EXPECT_EQ(clFinish(queues[i]), CL_SUCCESS);
+          // Restart the count from the long kernel's values, read back after clFinish.
+          std::vector<cl_uint> values(kItems);
+          EXPECT_EQ(clEnqueueReadBuffer(queues[i], counters[i], CL_TRUE, 0, kItems * sizeof(cl_uint), values.data(), 0,
+                                        nullptr, nullptr),
+                    CL_SUCCESS);
+          for (size_t item = 0; item < kItems; ++item) EXPECT_EQ(values[item], long_work_value(1, item)) << item;
+        } else {
+          EXPECT_EQ(clFinish(queues[i]), CL_SUCCESS);
+        }
+      }
+    });
+  }
+  // A second waiter on queue 0 while its thread enqueues and waits.
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(clFinish(queues[0]), CL_SUCCESS);
+  for (auto& thread : threads) thread.join();
+  // 200 adds; the last long kernel ran at trip 190, so 9 adds came after it.
+  for (int i = 0; i < kThreads; ++i) {
+    std::vector<cl_uint> values = read_buffer<cl_uint>(queues[i], counters[i], kItems);
+    for (size_t item = 0; item < kItems; ++item) ASSERT_EQ(values[item], long_work_value(1, item) + 9) << item;
+    clReleaseCommandQueue(queues[i]);
+  }
+}
+
+}  // namespace
