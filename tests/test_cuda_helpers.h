@@ -88,6 +88,29 @@ inline cl_ulong profile(cl_event event, cl_profiling_info param) {
   return value;
 }
 
+// The device timer of clGetDeviceAndHostTimer, in nanoseconds.
+inline cl_ulong device_timer(cl_device_id device) {
+  cl_ulong device_ns = 0, host_ns = 0;
+  EXPECT_EQ(clGetDeviceAndHostTimer(device, &device_ns, &host_ns), CL_SUCCESS);
+  return device_ns;
+}
+
+// x -> mul * x + inc applied `steps` times in 32-bit arithmetic, in O(log steps): what a
+// kernel's loop of that dependent step (the tests' long-running kernels) leaves in x.
+inline cl_uint affine_steps(cl_uint x, cl_uint steps, cl_uint mul, cl_uint inc) {
+  cl_uint total_mul = 1, total_inc = 0;          // the steps taken so far
+  cl_uint step_mul = mul, step_inc = inc;        // 2^k steps
+  for (; steps; steps >>= 1) {
+    if (steps & 1) {
+      total_mul *= step_mul;
+      total_inc = total_inc * step_mul + step_inc;
+    }
+    step_inc = step_inc * step_mul + step_inc;
+    step_mul *= step_mul;
+  }
+  return total_mul * x + total_inc;
+}
+
 // Bytes that change with their position at every scale, so a misplaced chunk or vector shows.
 inline std::vector<uint8_t> position_pattern(size_t size, uint32_t seed) {
   std::vector<uint8_t> bytes(size);

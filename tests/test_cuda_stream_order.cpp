@@ -69,19 +69,7 @@ constexpr cl_ulong kMs = 1000000;  // nanoseconds
 constexpr cl_ulong kCrossStreamSlack = kMs / 10;
 
 // lcg() of the kernels, in O(log steps): x -> mul * x + inc composed `steps` times.
-cl_uint lcg(cl_uint x, cl_uint steps) {
-  cl_uint mul = 1, inc = 0;                  // the steps taken so far
-  cl_uint step_mul = kMul, step_inc = kInc;  // 2^k steps
-  for (; steps; steps >>= 1) {
-    if (steps & 1) {
-      mul *= step_mul;
-      inc = inc * step_mul + step_inc;
-    }
-    step_inc = step_inc * step_mul + step_inc;
-    step_mul *= step_mul;
-  }
-  return mul * x + inc;
-}
+cl_uint lcg(cl_uint x, cl_uint steps) { return affine_steps(x, steps, kMul, kInc); }
 
 // What produce(seed, steps, per) writes over kItems work-items.
 std::vector<cl_uint> produced_values(cl_uint seed, cl_uint steps, cl_uint per = 1) {
@@ -94,12 +82,6 @@ std::vector<cl_uint> produced_values(cl_uint seed, cl_uint steps, cl_uint per = 
 }
 
 cl_uint seed_of(int round) { return 1000003u * static_cast<cl_uint>(round + 1); }
-
-cl_ulong device_timer(cl_device_id device) {
-  cl_ulong device_ns = 0, host_ns = 0;
-  EXPECT_EQ(clGetDeviceAndHostTimer(device, &device_ns, &host_ns), CL_SUCCESS);
-  return device_ns;
-}
 
 // Two or more queues of the first GPU in one context (the fixture's and another_queue()'s),
 // and the kernels above.

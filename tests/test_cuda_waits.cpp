@@ -33,30 +33,13 @@ constexpr size_t kItems = 256;
 
 // What long_work writes at item i.
 cl_uint long_work_value(cl_uint seed, size_t i) {
-  cl_uint x = seed + static_cast<cl_uint>(i);
-  // x -> mul * x + inc, kLongSteps times, composed by squaring.
-  cl_uint mul = 1, inc = 0, step_mul = kMul, step_inc = kInc;
-  for (cl_uint steps = kLongSteps; steps; steps >>= 1) {
-    if (steps & 1) {
-      mul *= step_mul;
-      inc = inc * step_mul + step_inc;
-    }
-    step_inc = step_inc * step_mul + step_inc;
-    step_mul *= step_mul;
-  }
-  return mul * x + inc;
+  return affine_steps(seed + static_cast<cl_uint>(i), kLongSteps, kMul, kInc);
 }
 
 cl_int execution_status(cl_event event) {
   cl_int status = 1;
   EXPECT_EQ(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr), CL_SUCCESS);
   return status;
-}
-
-cl_ulong device_timer(cl_device_id device) {
-  cl_ulong device_ns = 0, host_ns = 0;
-  EXPECT_EQ(clGetDeviceAndHostTimer(device, &device_ns, &host_ns), CL_SUCCESS);
-  return device_ns;
 }
 
 class CudaWaits : public GpuTest {
