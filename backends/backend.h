@@ -4,6 +4,7 @@
 
 #include <CL/cl.h>
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -85,6 +86,10 @@ class Stream {
   // thread of its own reports lets the waiter look for them too: the thread that waits sees
   // an end sooner than a hand-off from another thread brings it. Never blocks.
   virtual void look() {}
+  // How long such a thread watches before it sleeps, where the stream knows better than the
+  // platform's default (zero): work that still moves many bytes over the bus lasts at least
+  // that long, and a waiter that sleeps through its end pays a wake-up on top.
+  virtual std::chrono::microseconds watch_time() const { return std::chrono::microseconds(0); }
   // Whether work of `operation` submitted here can be ordered after work already submitted
   // to `earlier` by the device itself (through earlier.mark()): then platform/ submits it
   // once that work has been submitted, without waiting for it to end.

@@ -56,13 +56,21 @@ size_t host_transfer_bytes(const CudaDriver& driver, const Operation& operation)
   return 0;
 }
 
+std::chrono::microseconds watch_for_bytes(double bytes) {
+  const auto transfer = std::chrono::microseconds(static_cast<int64_t>(bytes / kSlowestBusBytesPerUs));
+  return std::min(kEventSpin + transfer, kMaxWatch);
+}
+
 }  // namespace
 
 std::chrono::microseconds CompletionQueue::watch_for(const std::vector<Item>& batch, size_t index) const {
   double bytes = 0;
-  for (size_t i = index; i < batch.size(); ++i) bytes += static_cast<double>(host_transfer_bytes(context_->driver(), batch[i].work->operation()));
-  const auto transfer = std::chrono::microseconds(static_cast<int64_t>(bytes / kSlowestBusBytesPerUs));
-  return std::min(kEventSpin + transfer, kMaxWatch);
+  for (size_t i = index; i < batch.size(); ++i) bytes += static_cast<double>(batch[i].transfer_bytes);
+  return watch_for_bytes(bytes);
+}
+
+std::chrono::microseconds CompletionQueue::watch_time() const {
+  return watch_for_bytes(static_cast<double>(transfer_bytes_.load(std::memory_order_acquire)));
 }
 
 std::shared_ptr<CompletionQueue> CompletionQueue::start(std::shared_ptr<CudaContext> context, CUstream stream,
@@ -98,6 +106,8 @@ CUevent CompletionQueue::record_checkpoint_locked() {
 void CompletionQueue::append(std::unique_lock<std::mutex>& lock, const Item& item) {
   items_.push_back(item);
   items_.back().ordinal = pushed_.load(std::memory_order_relaxed) + 1;
+  items_.back().transfer_bytes = host_transfer_bytes(context_->driver(), item.work->operation());
+  if (items_.back().transfer_bytes) transfer_bytes_.fetch_add(items_.back().transfer_bytes, std::memory_order_acq_rel);
   // After the item's work was enqueued: a look that reads the ordinal comes after that work.
   pushed_.store(items_.back().ordinal, std::memory_order_release);
   // Counted while the lock keeps the thread from taking the item.
@@ -311,6 +321,7 @@ void CompletionQueue::finish_batch(std::vector<Item>& batch) {
         break;
     }
     outstanding_.fetch_sub(1, std::memory_order_release);
+    if (item.transfer_bytes) transfer_bytes_.fetch_sub(item.transfer_bytes, std::memory_order_acq_rel);
     if (status < 0) report_loss(*item.work);
     report_times(item, status);
     if (!item.started) start(item);

@@ -69,6 +69,9 @@ class CompletionQueue {
   // A waiting thread's look (Stream::look): when the stream has run dry, every item pushed
   // before the look is done, and this thread finishes them without asking the driver.
   void look();
+  // How long a waiter should watch before it sleeps: the host transfers pushed and not yet
+  // finished, at the slowest bus's rate, on top of a short command's watch.
+  std::chrono::microseconds watch_time() const;
   // The thread finishes what is queued and ends. Callable from the thread itself (the last
   // finished() may release the stream that owns this queue).
   void stop();
@@ -82,6 +85,7 @@ class CompletionQueue {
     TimingEvents timing;           // profiled work's start and end on the stream
     bool started = false;          // Work::started has been called
     uint64_t ordinal = 0;          // 1 for the first item pushed, 2 for the next...
+    size_t transfer_bytes = 0;     // what its work moves between host memory and the GPU
   };
 
   CompletionQueue(std::shared_ptr<CudaContext> context, CUstream stream, std::shared_ptr<DeviceClock> clock)
@@ -141,6 +145,7 @@ class CompletionQueue {
   unsigned since_checkpoint_ = 0;     // StreamWork items pushed since the last checkpoint
   std::atomic<size_t> queued_{0};     // items_.size(), readable without the lock
   std::atomic<size_t> outstanding_{0};  // pushed and not yet finished
+  std::atomic<size_t> transfer_bytes_{0};  // their transfer_bytes
   std::atomic<unsigned> gated_{0};    // Host and Deferred items not yet handled
   std::atomic<unsigned> waiters_{0};  // threads in wait_began() .. wait_ended()
   std::atomic<uint64_t> pushed_{0};   // the ordinal of the last item pushed

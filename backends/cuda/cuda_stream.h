@@ -25,6 +25,7 @@ class CudaStream final : public Stream {
   void wait_began() override { completion_->wait_began(); }
   void wait_ended() override { completion_->wait_ended(); }
   void look() override { completion_->look(); }
+  std::chrono::microseconds watch_time() const override { return completion_->watch_time(); }
   // Any stream of the same device, for anything but host functions (cuda_stream_point.h).
   bool can_follow_on_device(const Stream& earlier, const Operation& operation) const override;
   bool mark(const Stream& follower, std::shared_ptr<StreamPoint>& point) override;

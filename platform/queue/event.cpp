@@ -102,7 +102,7 @@ cl_int Event::wait() {
   if (final_.load(std::memory_order_acquire)) return status();
   StreamWaitNotice notice(queue_ ? &queue_->stream() : nullptr);
   auto ended = [this] { return final_.load(std::memory_order_acquire); };
-  watch_before_sleeping([&] { return ended() || (notice.look(), ended()); });
+  watch_before_sleeping([&] { return ended() || (notice.look(), ended()); }, notice.watch_time());
   std::unique_lock lock(mutex_);
   while (status_ > CL_COMPLETE) {
     ++sleepers_;

@@ -3,6 +3,7 @@
 // the waiter watches for the end itself for a while before it sleeps.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -26,22 +27,24 @@ class StreamWaitNotice {
   void look() const {
     if (stream_) stream_->look();
   }
+  // How long the stream's work asks a waiter to watch (backend::Stream::watch_time; 0: no say).
+  std::chrono::microseconds watch_time() const { return stream_ ? stream_->watch_time() : std::chrono::microseconds(0); }
 
  private:
   backend::Stream* stream_;
 };
 
-// Watches `done()` for up to 2 ms before the caller sleeps. Most waits are short (a small
+// Watches `done()` for up to 2 ms (or `at_least`) before the caller sleeps. Most waits are short (a small
 // command on a GPU ends within microseconds, a large copy within a few hundred): watching
 // answers sooner than sleeping and being woken from an idle core, which costs tens of
 // microseconds in a virtual machine. Not on a machine of one or two hardware threads: there
 // the watcher would take the core the command needs (with other work running, round trips
 // became several times slower). True when done.
 template <class Done>
-bool watch_before_sleeping(Done done) {
+bool watch_before_sleeping(Done done, std::chrono::microseconds at_least = std::chrono::microseconds(0)) {
   constexpr auto kWatch = std::chrono::microseconds(2000);
   static const bool watch = std::thread::hardware_concurrency() > 2;
-  return watch ? spin_until(done, kWatch) : done();
+  return watch ? spin_until(done, std::max(kWatch, at_least)) : done();
 }
 
 }  // namespace cucl
