@@ -36,12 +36,6 @@ cl_uint long_work_value(cl_uint seed, size_t i) {
   return affine_steps(seed + static_cast<cl_uint>(i), kLongSteps, kMul, kInc);
 }
 
-cl_int execution_status(cl_event event) {
-  cl_int status = 1;
-  EXPECT_EQ(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr), CL_SUCCESS);
-  return status;
-}
-
 class CudaWaits : public GpuTest {
  protected:
   cl_command_queue_properties queue_properties() const override { return CL_QUEUE_PROFILING_ENABLE; }
@@ -78,7 +72,7 @@ class CudaWaits : public GpuTest {
   // The event ended (on the device) before `after`, a device timer reading taken once a wait
   // for it returned.
   void expect_ended_before(cl_event event, cl_ulong after) {
-    EXPECT_EQ(execution_status(event), CL_COMPLETE);
+    EXPECT_EQ(event_status(event), CL_COMPLETE);
     EXPECT_LE(profile(event, CL_PROFILING_COMMAND_END), after);
     EXPECT_LE(profile(event, CL_PROFILING_COMMAND_COMPLETE), after);
   }
