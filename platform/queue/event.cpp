@@ -101,8 +101,7 @@ bool Event::set_status(cl_int status) {
 cl_int Event::wait() {
   if (final_.load(std::memory_order_acquire)) return status();
   StreamWaitNotice notice(queue_ ? &queue_->stream() : nullptr);
-  auto ended = [this] { return final_.load(std::memory_order_acquire); };
-  watch_before_sleeping([&] { return ended() || (notice.look(), ended()); }, notice.watch_time());
+  notice.watch([this] { return final_.load(std::memory_order_acquire); });
   std::unique_lock lock(mutex_);
   while (status_ > CL_COMPLETE) {
     ++sleepers_;

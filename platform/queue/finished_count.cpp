@@ -15,8 +15,7 @@ void FinishedCount::add_one() {
 void FinishedCount::wait_for(uint64_t count, backend::Stream& stream) {
   if (reached(count)) return;
   StreamWaitNotice notice(&stream);
-  const auto look = [&] { return reached(count) || (notice.look(), reached(count)); };
-  if (watch_before_sleeping(look, notice.watch_time())) return;
+  if (notice.watch([&] { return reached(count); })) return;
   std::unique_lock lock(mutex_);
   sleepers_.fetch_add(1, std::memory_order_seq_cst);
   changed_.wait(lock, [&] { return reached(count); });

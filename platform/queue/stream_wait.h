@@ -23,12 +23,12 @@ class StreamWaitNotice {
   }
   StreamWaitNotice(const StreamWaitNotice&) = delete;
   StreamWaitNotice& operator=(const StreamWaitNotice&) = delete;
-  // The waiting thread's own look at the stream (backend::Stream::look).
-  void look() const {
-    if (stream_) stream_->look();
-  }
-  // How long the stream's work asks a waiter to watch (backend::Stream::watch_time; 0: no say).
-  std::chrono::microseconds watch_time() const { return stream_ ? stream_->watch_time() : std::chrono::microseconds(0); }
+
+  // watch_before_sleeping (below) for `done()`, the waiting thread looking at the stream itself
+  // between looks at `done()` (backend::Stream::look), for as long as the stream's work asks
+  // (backend::Stream::watch_time). True when done.
+  template <class Done>
+  bool watch(Done done) const;
 
  private:
   backend::Stream* stream_;
@@ -45,6 +45,12 @@ bool watch_before_sleeping(Done done, std::chrono::microseconds at_least = std::
   constexpr auto kWatch = std::chrono::microseconds(2000);
   static const bool watch = std::thread::hardware_concurrency() > 2;
   return watch ? spin_until(done, std::max(kWatch, at_least)) : done();
+}
+
+template <class Done>
+bool StreamWaitNotice::watch(Done done) const {
+  if (!stream_) return watch_before_sleeping(done);
+  return watch_before_sleeping([&] { return done() || (stream_->look(), done()); }, stream_->watch_time());
 }
 
 }  // namespace cucl
