@@ -156,7 +156,7 @@ void measure_launches(const Session& session, cl_kernel empty, const Settings& s
 }
 
 void measure_launch_overheads(const Session& session, const Settings& settings, Cells& cells) {
-  Program program = build_program(session, "kernel void empty(void) {}");
+  Program program = build_program(session, kSource);  // the empty kernel of the full run
   Kernel empty = create_kernel(program.get(), "empty");
   measure_launches(session, empty.get(), settings, cells);
 }
