@@ -27,7 +27,33 @@ template <class F> static double median_us(F&& body, int reps = 3000) {
   for (int i = 0; i < reps; ++i) { double a = now_us(); body(); t[i] = now_us() - a; }
   std::sort(t.begin(), t.end()); return t[reps / 2];
 }
-std::atomic<int> work{0}, done{0}; std::atomic<bool> quit{false}; std::atomic<long> queries{0};
+std::atomic<long> queries{0};
+// The submitter launches, runs `after_launch`, and hands the work to a helper thread, which runs
+// `wait` (until the stream's work has passed a point it knows) and hands it back: the median
+// round trip in microseconds; `iterations` is how many there were, warm-up included.
+template <class AfterLaunch, class Wait>
+static double handoff_us(AfterLaunch after_launch, Wait wait, int* iterations = nullptr) {
+  std::atomic<int> work{0}, done{0};
+  std::atomic<bool> quit{false};
+  std::thread helper([&] {
+    CK(cuCtxSetCurrent(ctx)); int seen = 0;
+    while (!quit.load(std::memory_order_relaxed)) {
+      int w = work.load(std::memory_order_acquire);
+      if (w == seen) { _mm_pause(); continue; }
+      wait();
+      seen = w; done.store(w, std::memory_order_release);
+    }
+  });
+  int n = 0;
+  const double t = median_us([&] {
+    launch(); after_launch();
+    work.store(++n, std::memory_order_release);
+    while (done.load(std::memory_order_acquire) != n) _mm_pause();
+  });
+  quit = true; helper.join();
+  if (iterations) *iterations = n;
+  return t;
+}
 int main() {
   CK(cuInit(0)); CUdevice dev; CK(cuDeviceGet(&dev, 0)); CK(cuDevicePrimaryCtxRetain(&ctx, dev)); CK(cuCtxSetCurrent(ctx));
   unsigned flags; int active; CK(cuDevicePrimaryCtxGetState(dev, &flags, &active)); std::printf("ctx flags %u\n", flags);
@@ -43,79 +69,26 @@ int main() {
   std::printf("launch+rec issue       %.2f us\n", median_us([&] { launch(); CK(cuEventRecord(ev, s)); })); CK(cuStreamSynchronize(s));
   std::printf("idle StreamQuery       %.3f us\n", median_us([] { cuStreamQuery(s); }) );
   std::printf("idle EventQuery        %.3f us\n", median_us([&] { cuEventQuery(ev); }) );
-  // helper thread polls the stream, main waits on an atomic
-  quit = false; work = 0; done = 0;
-  std::thread helper([] {
-    CK(cuCtxSetCurrent(ctx)); int seen = 0;
-    while (!quit.load(std::memory_order_relaxed)) {
-      int w = work.load(std::memory_order_acquire);
-      if (w == seen) { _mm_pause(); continue; }
-      while (cuStreamQuery(s) == CUDA_ERROR_NOT_READY) queries.fetch_add(1, std::memory_order_relaxed);
-      seen = w; done.store(w, std::memory_order_release);
-    }
-  });
+  const auto poll_stream = [] { while (cuStreamQuery(s) == CUDA_ERROR_NOT_READY) queries.fetch_add(1, std::memory_order_relaxed); };
+  const auto nothing = [] {};
+  // a helper thread polls the stream, the submitter waits on an atomic
   int n = 0; queries = 0;
-  double t = median_us([&] { launch(); work.store(++n, std::memory_order_release); while (done.load(std::memory_order_acquire) != n) _mm_pause(); });
+  double t = handoff_us(nothing, poll_stream, &n);
   std::printf("launch+handoff(StreamQuery thread) %.2f us (queries/iter %.1f)\n", t, double(queries) / n);
   // the same, with one cuStreamQuery by the launching thread before it hands off (does a
   // query of the launching thread get the launch to the GPU sooner?)
   queries = 0;
-  const int before = n;
-  t = median_us([&] { launch(); (void)cuStreamQuery(s); work.store(++n, std::memory_order_release); while (done.load(std::memory_order_acquire) != n) _mm_pause(); });
-  std::printf("launch+own query+handoff(StreamQuery thread) %.2f us (queries/iter %.1f)\n", t, double(queries) / (n - before));
-  quit = true; helper.join();
+  t = handoff_us([] { (void)cuStreamQuery(s); }, poll_stream, &n);
+  std::printf("launch+own query+handoff(StreamQuery thread) %.2f us (queries/iter %.1f)\n", t, double(queries) / n);
   // the launching thread watches the stream itself and tells a helper, which hands the end
   // back (a waiter that sees the end, and a finishing thread that reports it)
-  {
-    std::atomic<int> idle{0};
-    quit = false; work = 0; done = 0;
-    std::thread finisher([&] {
-      int seen = 0;
-      while (!quit.load(std::memory_order_relaxed)) {
-        int i = idle.load(std::memory_order_acquire);
-        if (i == seen) { _mm_pause(); continue; }
-        seen = i; done.store(i, std::memory_order_release);
-      }
-    });
-    n = 0;
-    t = median_us([&] {
-      launch(); ++n;
-      while (cuStreamQuery(s) == CUDA_ERROR_NOT_READY) {}
-      idle.store(n, std::memory_order_release);
-      while (done.load(std::memory_order_acquire) != n) _mm_pause();
-    });
-    std::printf("launch+own StreamQuery+round trip to a helper %.2f us\n", t);
-    quit = true; finisher.join();
-  }
+  t = handoff_us([] { while (cuStreamQuery(s) == CUDA_ERROR_NOT_READY) {} }, nothing);
+  std::printf("launch+own StreamQuery+round trip to a helper %.2f us\n", t);
   // the submitter records an event after its launch; a helper thread polls the event
-  quit = false; work = 0; done = 0;
-  std::thread helper_event([&] {
-    CK(cuCtxSetCurrent(ctx)); int seen = 0;
-    while (!quit.load(std::memory_order_relaxed)) {
-      int w = work.load(std::memory_order_acquire);
-      if (w == seen) { _mm_pause(); continue; }
-      while (cuEventQuery(ev) == CUDA_ERROR_NOT_READY) {}
-      seen = w; done.store(w, std::memory_order_release);
-    }
-  });
-  n = 0;
-  t = median_us([&] { launch(); CK(cuEventRecord(ev, s)); work.store(++n, std::memory_order_release); while (done.load(std::memory_order_acquire) != n) _mm_pause(); });
+  t = handoff_us([&] { CK(cuEventRecord(ev, s)); }, [&] { while (cuEventQuery(ev) == CUDA_ERROR_NOT_READY) {} });
   std::printf("launch+rec+handoff(EventQuery thread) %.2f us\n", t);
-  quit = true; helper_event.join();
-  quit = false; work = 0; done = 0;
-  std::thread helper2([&] {
-    CK(cuCtxSetCurrent(ctx)); int seen = 0;
-    while (!quit.load(std::memory_order_relaxed)) {
-      int w = work.load(std::memory_order_acquire);
-      if (w == seen) { _mm_pause(); continue; }
-      CK(cuStreamSynchronize(s));
-      seen = w; done.store(w, std::memory_order_release);
-    }
-  });
-  n = 0;
-  t = median_us([&] { launch(); work.store(++n, std::memory_order_release); while (done.load(std::memory_order_acquire) != n) _mm_pause(); });
+  t = handoff_us(nothing, [] { CK(cuStreamSynchronize(s)); });
   std::printf("launch+handoff(StreamSync thread) %.2f us\n", t);
-  quit = true; helper2.join();
   {
     volatile unsigned* word; CK(cuMemHostAlloc((void**)&word, 64, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE));
     CUdeviceptr dword; CK(cuMemHostGetDevicePointer(&dword, (void*)word, 0));
@@ -123,21 +96,12 @@ int main() {
     std::printf("WriteValue32 alone     %.2f us\n", median_us([&] { CK(cuStreamWriteValue32(s, dword, ++seq, 0)); })); CK(cuStreamSynchronize(s));
     std::printf("launch+WriteValue32 issue %.2f us\n", median_us([&] { launch(); CK(cuStreamWriteValue32(s, dword, ++seq, 0)); })); CK(cuStreamSynchronize(s));
     std::printf("launch+WriteValue+spin word %.2f us\n", median_us([&] { launch(); CK(cuStreamWriteValue32(s, dword, ++seq, 0)); while (*word != seq) _mm_pause(); }));
-    quit = false; work = 0; done = 0;
-    std::thread helper3([&] {
-      CK(cuCtxSetCurrent(ctx)); int seen = 0;
-      while (!quit.load(std::memory_order_relaxed)) {
-        int w = work.load(std::memory_order_acquire);
-        if (w == seen) { _mm_pause(); continue; }
-        unsigned want = ++seq; CK(cuStreamWriteValue32(s, dword, want, 0));
-        while (*word != want) _mm_pause();
-        seen = w; done.store(w, std::memory_order_release);
-      }
+    // the helper raises the word behind the launch and watches it
+    t = handoff_us(nothing, [&] {
+      unsigned want = ++seq; CK(cuStreamWriteValue32(s, dword, want, 0));
+      while (*word != want) _mm_pause();
     });
-    n = 0;
-    t = median_us([&] { launch(); work.store(++n, std::memory_order_release); while (done.load(std::memory_order_acquire) != n) _mm_pause(); });
     std::printf("launch+handoff(WriteValue thread) %.2f us\n", t);
-    quit = true; helper3.join();
     CK(cuMemFreeHost((void*)word));
   }
   }
