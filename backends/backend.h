@@ -53,6 +53,10 @@ class Work {
   // on it, a completion callback): a stream that watches its work lazily should notice the
   // end promptly.
   virtual bool awaited() const { return false; }
+  // Whether anything may ever wait for this very work's end (it has an event). Work whose end
+  // is only counted with the work around it (a queue's direct commands, which clFinish
+  // counts) needs no prompt report of its own: a stream may leave it unreaped for a while.
+  virtual bool observable() const { return true; }
   // Points of other streams this work must come after on the device (see
   // Stream::can_follow_on_device); fixed before submit(), valid until finished().
   virtual std::span<const std::shared_ptr<StreamPoint>> device_waits() const { return {}; }

@@ -178,4 +178,32 @@ TEST_F(CudaWaits, WaitersOnSeveralQueuesAtOnce) {
   }
 }
 
+// While an application keeps the queue busy with commands nothing names (direct commands,
+// which the completion thread leaves unreaped while their submitter is busy), an event among
+// them still completes: here the application only looks at its status, which neither waits
+// nor registers anything, and goes on enqueuing until it sees CL_COMPLETE.
+TEST_F(CudaWaits, AnEventAmongABurstOfWritesCompletesWhileTheBurstGoesOn) {
+  Mem counter = zeros(1), word = zeros(1);
+  const cl_uint value = 7;
+  for (int i = 0; i < 1000; ++i) {
+    ASSERT_EQ(clEnqueueWriteBuffer(queue(), word, CL_FALSE, 0, 4, &value, 0, nullptr, nullptr), CL_SUCCESS);
+  }
+  cl_event marked = add_one(queue(), counter, 1, true);
+  // Far more writes than the stream needs to reach the event (each costs the host microseconds).
+  constexpr size_t kLimit = 400000;
+  size_t writes = 0;
+  while (event_status(marked) != CL_COMPLETE && writes < kLimit) {
+    ASSERT_EQ(clEnqueueWriteBuffer(queue(), word, CL_FALSE, 0, 4, &value, 0, nullptr, nullptr), CL_SUCCESS);
+    ++writes;
+  }
+  EXPECT_LT(writes, kLimit);
+  EXPECT_EQ(event_status(marked), CL_COMPLETE);
+  ASSERT_EQ(clFinish(queue()), CL_SUCCESS);
+  cl_uint count = 0;
+  ASSERT_EQ(clEnqueueReadBuffer(queue(), counter, CL_TRUE, 0, 4, &count, 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(count, 1u);
+  clReleaseEvent(marked);
+}
+
 }  // namespace
+

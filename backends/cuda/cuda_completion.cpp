@@ -45,6 +45,10 @@ constexpr auto kMergeWindow = std::chrono::microseconds(200);
 // A waiter that looked at the stream this recently still looks (each look is one
 // cuStreamQuery, ~1.3-1.5 us on an H200): this thread leaves the driver to it.
 constexpr uint64_t kLookingNs = 5000;
+// While nobody waits, the thread looks at the submitters' side (queued_, pushed_) only every
+// this many turns of its watch (about a microsecond): each look at a cache line that they
+// write on every push costs their next push a miss.
+constexpr unsigned kQuietTurns = 16;
 
 size_t host_transfer_bytes(const CudaDriver& driver, const Operation& operation) {
   if (const auto* migrate = std::get_if<op::Migrate>(&operation)) return shared_bytes_moved(driver, *migrate);
@@ -83,7 +87,9 @@ std::shared_ptr<CompletionQueue> CompletionQueue::start(std::shared_ptr<CudaCont
 void CompletionQueue::push(Work& work, cl_int status, Kind kind, bool started, const TimingEvents& timing) {
   std::unique_lock lock(mutex_);
   Item item{&work, status, kind, nullptr, timing, started};
-  if (kind == Kind::StreamWork && ++since_checkpoint_ >= kCheckpointSpacing &&
+  // Only work that something may wait for alone needs a checkpoint: the rest (a direct
+  // command, which clFinish counts) is finished with the work around it.
+  if (kind == Kind::StreamWork && ++since_checkpoint_ >= kCheckpointSpacing && work.observable() &&
       outstanding_.load(std::memory_order_relaxed) >= kDeepBacklog) {
     item.checkpoint = record_checkpoint_locked();
   }
@@ -113,6 +119,7 @@ void CompletionQueue::append(std::unique_lock<std::mutex>& lock, const Item& ite
   // Counted while the lock keeps the thread from taking the item.
   if (item.kind == Kind::Host || item.kind == Kind::Deferred) gated_.fetch_add(1, std::memory_order_acq_rel);
   outstanding_.fetch_add(1, std::memory_order_relaxed);
+  if (item.work->observable()) observable_queued_.fetch_add(1, std::memory_order_relaxed);
   queued_.store(items_.size(), std::memory_order_release);
   const bool asleep = sleeping_;
   lock.unlock();
@@ -125,6 +132,7 @@ bool CompletionQueue::take_all(std::vector<Item>& batch) {
     if (!items_.empty()) {
       batch.insert(batch.end(), items_.begin(), items_.end());
       items_.clear();
+      observable_queued_.store(0, std::memory_order_relaxed);
       queued_.store(0, std::memory_order_release);
       last_take_ = std::chrono::steady_clock::now();
     }
@@ -141,6 +149,7 @@ bool CompletionQueue::take_all(std::vector<Item>& batch) {
   }
   if (items_.empty()) return false;  // stopping, and nothing left
   batch.swap(items_);                // both keep their capacity: no allocation per batch
+  observable_queued_.store(0, std::memory_order_relaxed);
   queued_.store(0, std::memory_order_release);
   last_take_ = std::chrono::steady_clock::now();
   return true;
@@ -158,9 +167,12 @@ void CompletionQueue::look() {
   // A failure is left to this queue's thread, which asks the driver itself and reports it.
   if (result != CUDA_SUCCESS && result != CUDA_ERROR_NOT_READY) return;
   looked_ns_.store(now_ns(), std::memory_order_release);
-  if (result != CUDA_SUCCESS) return;
+  if (result == CUDA_SUCCESS) note_done_through(pushed);
+}
+
+void CompletionQueue::note_done_through(uint64_t ordinal) {
   uint64_t through = idle_through_.load(std::memory_order_acquire);
-  while (through < pushed && !idle_through_.compare_exchange_weak(through, pushed, std::memory_order_acq_rel)) {
+  while (through < ordinal && !idle_through_.compare_exchange_weak(through, ordinal, std::memory_order_acq_rel)) {
   }
 }
 
@@ -182,6 +194,7 @@ cl_int CompletionQueue::wait_for(CUevent event, uint64_t ordinal) {
       kEventSpin);
   // A fault anywhere in the context (CUDA_ERROR_ILLEGAL_ADDRESS...) shows up here.
   if (result == CUDA_ERROR_NOT_READY) result = driver.cuEventSynchronize(event);
+  if (result == CUDA_SUCCESS) note_done_through(ordinal);
   return status_of(result);
 }
 
@@ -224,29 +237,48 @@ std::optional<cl_int> CompletionQueue::wait_through(const std::vector<Item>& bat
   // The StreamWork items of the batch were all pushed by then (Deferred ones, whose work this
   // thread enqueues later, do not count on it; see finish_batch).
   const uint64_t last = batch.back().ordinal;
+  // The submitter counts as busy until it has pushed nothing for kSubmitterPause.
+  Clock::time_point pushed_at = last_take_;
+  uint64_t seen_pushed = last;
+  unsigned turn = 0;
   spin_until(
       [&] {
         if (seen_done(last)) {
           result = CUDA_SUCCESS;
           return true;
         }
+        const bool quiet = waiters_.load(std::memory_order_acquire) == 0 && !later_awaited &&
+                           !batch[index].work->awaited();
+        if (quiet && ++turn % kQuietTurns != 0) return false;
+        const auto now = Clock::now();
         if (queued_.load(std::memory_order_acquire) != 0) {
-          merge = Clock::now() - tail_since_ < kMergeWindow;
-          return true;
+          // New items join this wait. While nobody waits and none of them is observable, they
+          // are taken only when the stream is asked (a query covers every item pushed before
+          // it) or the merge window closes, so a busy submitter's pushes find its lines alone.
+          if (!quiet || observable_queued_.load(std::memory_order_relaxed) != 0 ||
+              now - tail_since_ >= kMergeWindow) {
+            merge = now - tail_since_ < kMergeWindow;
+            return true;
+          }
+          const uint64_t pushed = pushed_.load(std::memory_order_relaxed);
+          if (pushed != seen_pushed) {
+            seen_pushed = pushed;
+            pushed_at = now;
+          }
         }
-        if (waiters_.load(std::memory_order_acquire) == 0 && !later_awaited && !batch[index].work->awaited() &&
-            Clock::now() - last_take_ < kSubmitterPause) {
-          return false;
-        }
+        if (quiet && now - pushed_at < kSubmitterPause) return false;
         if (waiter_looks()) return false;
+        const uint64_t through = pushed_.load(std::memory_order_acquire);
         result = driver.cuStreamQuery(stream_);
+        if (result == CUDA_SUCCESS) note_done_through(through);
         return result != CUDA_ERROR_NOT_READY;
       },
       watch_for(batch, index));
   if (merge) return std::nullopt;
   tail_since_ = Clock::time_point{};
   if (result != CUDA_ERROR_NOT_READY) return status_of(result);
-  return wait_for_stream(last);
+  // An event recorded now follows every item pushed so far, taken or not.
+  return wait_for_stream(pushed_.load(std::memory_order_acquire));
 }
 
 cl_int CompletionQueue::status_of(CUresult result) const {

@@ -27,6 +27,8 @@
 namespace cucl::backend::cuda {
 
 class CompletionQueue {
+  static constexpr size_t kCacheLine = 64;
+
  public:
   enum class Kind : uint8_t {
     Done,        // nothing of it is left on the stream (or it failed: negative status)
@@ -112,10 +114,13 @@ class CompletionQueue {
   std::chrono::microseconds watch_for(const std::vector<Item>& batch, size_t index) const;
   // Records an event on the stream now and waits for it (see wait_for for `ordinal`).
   cl_int wait_for_stream(uint64_t ordinal);
-  // Watches `event` for a while, then sleeps on it. The wait also ends when a waiter's look
-  // has found the StreamWork items up to `ordinal` done (0: the event covers other work).
+  // Watches `event` for a while, then sleeps on it. `event` follows every StreamWork item up
+  // to `ordinal` (0: it stands for other work): the wait also ends when they are seen done
+  // otherwise (a waiter's look), and its end marks them done.
   cl_int wait_for(CUevent event, uint64_t ordinal);
-  // A waiter's look found the items up to `ordinal` done.
+  // The StreamWork items up to `ordinal` are done (the stream was seen idle after they were
+  // pushed, or an event recorded after them has passed).
+  void note_done_through(uint64_t ordinal);
   bool seen_done(uint64_t ordinal) const {
     return ordinal != 0 && idle_through_.load(std::memory_order_acquire) >= ordinal;
   }
@@ -137,23 +142,32 @@ class CompletionQueue {
   CUstream stream_;
   std::shared_ptr<DeviceClock> clock_;
   EventPool events_;  // checkpoints and the thread's own waits
-  std::mutex mutex_;
+
+  // The fields below fall in groups of one cache line or more each, by who writes them: a
+  // line that one thread writes while another reads it in a loop costs the writer a miss
+  // per write, and a submitter pushing a command every microsecond or two feels each.
+  // Written by submitters on every push (under mutex_); this thread reads it when it takes.
+  alignas(kCacheLine) std::mutex mutex_;
   std::condition_variable wake_;
   std::vector<Item> items_;
   bool stopping_ = false;
-  bool sleeping_ = false;             // the thread waits on wake_ (push() then notifies)
-  unsigned since_checkpoint_ = 0;     // StreamWork items pushed since the last checkpoint
-  std::atomic<size_t> queued_{0};     // items_.size(), readable without the lock
-  std::atomic<size_t> outstanding_{0};  // pushed and not yet finished
-  std::atomic<size_t> transfer_bytes_{0};  // their transfer_bytes
-  std::atomic<unsigned> gated_{0};    // Host and Deferred items not yet handled
-  std::atomic<unsigned> waiters_{0};  // threads in wait_began() .. wait_ended()
-  std::atomic<uint64_t> pushed_{0};   // the ordinal of the last item pushed
-  // Waiters' looks: every StreamWork item up to this ordinal is done; when one last asked.
+  bool sleeping_ = false;                    // the thread waits on wake_ (push() then notifies)
+  unsigned since_checkpoint_ = 0;            // StreamWork items pushed since the last checkpoint
+  std::atomic<size_t> queued_{0};            // items_.size(), readable without the lock
+  std::atomic<size_t> observable_queued_{0};  // how many of them are observable()
+  std::atomic<uint64_t> pushed_{0};          // the ordinal of the last item pushed
+  // Raised by submitters and lowered by this thread, a batch of items at a time.
+  alignas(kCacheLine) std::atomic<size_t> outstanding_{0};  // pushed and not yet finished
+  std::atomic<size_t> transfer_bytes_{0};                  // their transfer_bytes
+  std::atomic<unsigned> gated_{0};                         // Host and Deferred items not yet handled
+  // Written by waiting threads (and by this thread's own looks at the stream).
+  alignas(kCacheLine) std::atomic<unsigned> waiters_{0};  // threads in wait_began() .. wait_ended()
+  // Every StreamWork item up to this ordinal is done (the stream was seen idle, or an event
+  // recorded after it had passed); when a waiter last looked.
   std::atomic<uint64_t> idle_through_{0};
   std::atomic<uint64_t> looked_ns_{0};
   // Completion thread only:
-  bool loss_reported_ = false;
+  alignas(kCacheLine) bool loss_reported_ = false;
   std::chrono::steady_clock::time_point last_take_{};   // when items last arrived
   std::chrono::steady_clock::time_point tail_since_{};  // when the unfinished tail's wait began
   std::thread thread_;
