@@ -1,5 +1,5 @@
-// Host <-> GPU transfers: large pageable buffers (staged), page-locked sources, buffers
-// made from host memory (CL_MEM_USE_HOST_PTR / COPY_HOST_PTR) and maps.
+// Host <-> GPU transfers: large pageable buffers (staged), small writes, page-locked sources,
+// buffers made from host memory (CL_MEM_USE_HOST_PTR / COPY_HOST_PTR) and maps.
 #include <sys/mman.h>
 
 #include <cstring>
@@ -226,6 +226,63 @@ TEST_F(CudaTransfers, ManySmallCommandsAllComplete) {
   ASSERT_EQ(clEnqueueReadBuffer(queue(), buffer, CL_TRUE, 0, kCount * 4, back.data(), 0, nullptr, nullptr),
             CL_SUCCESS);
   EXPECT_EQ(back, values);
+}
+
+TEST_F(CudaTransfers, SmallWritesLandAtEveryWidthAndOffsetInOrder) {
+  constexpr size_t kSize = 64;
+  Mem buffer = make_buffer(context(), 0, kSize);
+  std::vector<uint8_t> expected(kSize, 0xEE);
+  write_all(queue(), buffer, expected);
+  // Each write has bytes of its own in `source`, which stays untouched until clFinish. Later
+  // writes overlap earlier ones: the buffer must show them applied in the order enqueued.
+  std::vector<uint8_t> source(5 * 16 * 8);
+  for (size_t i = 0; i < source.size(); ++i) source[i] = static_cast<uint8_t>(i * 37 + 11);
+  size_t next = 0;
+  for (size_t width : {size_t{4}, size_t{1}, size_t{2}, size_t{3}, size_t{8}}) {
+    for (size_t offset = 0; offset < 16; ++offset) {
+      const size_t at = offset * 3 % (kSize - width);
+      ASSERT_EQ(clEnqueueWriteBuffer(queue(), buffer, CL_FALSE, at, width, &source[next], 0, nullptr, nullptr),
+                CL_SUCCESS);
+      std::copy_n(&source[next], width, expected.begin() + static_cast<std::ptrdiff_t>(at));
+      next += 8;
+    }
+  }
+  const cl_uint last = 0x600DF00D;  // and a blocking one, which returns once it has landed
+  ASSERT_EQ(clEnqueueWriteBuffer(queue(), buffer, CL_TRUE, 60, 4, &last, 0, nullptr, nullptr), CL_SUCCESS);
+  std::memcpy(&expected[60], &last, 4);
+  ASSERT_EQ(clFinish(queue()), CL_SUCCESS);
+  EXPECT_EQ(read_all(queue(), buffer, kSize), expected);
+}
+
+// A small write whose source is page-locked memory that an earlier command of the queue fills
+// (here the mapping of a buffer that a kernel writes late) takes what that command put there:
+// it reads its source when the stream gets to it, not when it is enqueued.
+TEST_F(CudaTransfers, SmallWriteFromMappedMemoryCarriesWhatTheStreamPutThere) {
+  BuiltProgram program(*env, R"CL(
+    kernel void late_value(global uint* out, uint x, uint steps, uint mul, uint inc) {
+      for (uint k = 0; k < steps; ++k) x = x * mul + inc;
+      out[0] = x;
+    })CL");
+  ASSERT_TRUE(program);
+  cl_kernel late_value = program.kernel("late_value");
+  ASSERT_NE(late_value, nullptr);
+  constexpr cl_uint kSeed = 77, kSteps = 4u << 20, kMul = 1664525u, kInc = 1013904223u;
+  const cl_uint zero = 0;
+  Mem source = make_buffer(context(), CL_MEM_COPY_HOST_PTR, 4, const_cast<cl_uint*>(&zero));
+  Mem target = make_buffer(context(), CL_MEM_COPY_HOST_PTR, 4, const_cast<cl_uint*>(&zero));
+  set_args(late_value, source.get(), kSeed, kSteps, kMul, kInc);
+  const size_t one = 1;
+  ASSERT_EQ(clEnqueueNDRangeKernel(queue(), late_value, 1, nullptr, &one, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+  cl_int status = CL_SUCCESS;
+  auto* mapped = static_cast<cl_uint*>(
+      clEnqueueMapBuffer(queue(), source, CL_FALSE, CL_MAP_READ, 0, 4, 0, nullptr, nullptr, &status));
+  ASSERT_EQ(status, CL_SUCCESS);
+  ASSERT_EQ(clEnqueueWriteBuffer(queue(), target, CL_FALSE, 0, 4, mapped, 0, nullptr, nullptr), CL_SUCCESS);
+  cl_uint carried = 0;
+  ASSERT_EQ(clEnqueueReadBuffer(queue(), target, CL_TRUE, 0, 4, &carried, 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(carried, affine_steps(kSeed, kSteps, kMul, kInc));
+  ASSERT_EQ(clEnqueueUnmapMemObject(queue(), source, mapped, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clFinish(queue()), CL_SUCCESS);
 }
 
 }  // namespace

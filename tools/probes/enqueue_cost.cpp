@@ -8,6 +8,8 @@
 //   g++ -O2 -std=c++17 tools/probes/enqueue_cost.cpp -lOpenCL -o enqueue_cost
 //   OCL_ICD_VENDORS=build/vendors ./enqueue_cost 2000
 //   valgrind --tool=callgrind --separate-threads=yes ./enqueue_cost 2000
+// A second argument runs only that phase, a third sets its repetitions (long enough for a
+// sampling profiler): perf record -F 20000 ./enqueue_cost 2000 write 400
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <valgrind/callgrind.h>
@@ -64,6 +66,10 @@ void phase(const char* name, int reps, int commands, Body body) {
 
 int main(int argc, char** argv) {
   const int count = argc > 1 ? std::atoi(argv[1]) : 2000;
+  const char* only = argc > 2 ? argv[2] : nullptr;
+  const int reps = argc > 3 ? std::atoi(argv[3]) : 0;
+  const auto burst_reps = reps ? reps : 5;
+  const auto single_reps = reps ? reps : count;
   cl_device_id device = chosen_device();
   cl_int status = CL_SUCCESS;
   cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &status);
@@ -83,22 +89,26 @@ int main(int argc, char** argv) {
   const auto launch = [&] { CHECK(clEnqueueNDRangeKernel(queue, empty, 1, nullptr, &one, nullptr, 0, nullptr, nullptr)); };
   const auto write = [&] { CHECK(clEnqueueWriteBuffer(queue, word, CL_FALSE, 0, 4, &pattern, 0, nullptr, nullptr)); };
 
-  phase("launch", 5, count, [&] {
-    for (int i = 0; i < count; ++i) launch();
-    CHECK(clFinish(queue));
-  });
-  phase("launch+finish", count, 1, [&] {
-    launch();
-    CHECK(clFinish(queue));
-  });
-  phase("write", 5, count, [&] {
-    for (int i = 0; i < count; ++i) write();
-    CHECK(clFinish(queue));
-  });
-  phase("write+finish", count, 1, [&] {
-    write();
-    CHECK(clFinish(queue));
-  });
+  // N commands then clFinish, or one command then clFinish.
+  const auto burst = [&](auto command) {
+    return [&, command] {
+      for (int i = 0; i < count; ++i) command();
+      CHECK(clFinish(queue));
+    };
+  };
+  const auto round_trip = [&](auto command) {
+    return [&, command] {
+      command();
+      CHECK(clFinish(queue));
+    };
+  };
+  const auto run = [&](const char* name, int phase_reps, int commands, auto body) {
+    if (!only || std::strcmp(only, name) == 0) phase(name, phase_reps, commands, body);
+  };
+  run("launch", burst_reps, count, burst(launch));
+  run("launch+finish", single_reps, 1, round_trip(launch));
+  run("write", burst_reps, count, burst(write));
+  run("write+finish", single_reps, 1, round_trip(write));
   clReleaseMemObject(word);
   clReleaseKernel(empty);
   clReleaseProgram(program);
