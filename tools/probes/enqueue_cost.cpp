@@ -1,7 +1,8 @@
 // What one small command costs the host, phase by phase, on the first GPU device (CPU device
 // with TYPE=cpu) of the first platform whose name contains $PLATFORM (any platform without it): N empty-kernel
 // launches then clFinish, N launches each followed by clFinish, and the same with 4-byte
-// non-blocking writes -- cucl-bench's launch and transfer rows. Each phase prints its wall
+// non-blocking writes -- cucl-bench's launch and transfer rows; then a blocking 4-byte read,
+// alone and behind a launch. Each phase prints its wall
 // time per command; under callgrind each phase is also dumped on its own (the counters are
 // zeroed before it), so `callgrind_annotate --inclusive=yes` splits a command's instructions
 // between the loader, cucl and the CUDA driver, thread by thread. Not part of the build:
@@ -88,6 +89,8 @@ int main(int argc, char** argv) {
   const cl_uint pattern = 0x5a5a5a5a;
   const auto launch = [&] { CHECK(clEnqueueNDRangeKernel(queue, empty, 1, nullptr, &one, nullptr, 0, nullptr, nullptr)); };
   const auto write = [&] { CHECK(clEnqueueWriteBuffer(queue, word, CL_FALSE, 0, 4, &pattern, 0, nullptr, nullptr)); };
+  cl_uint result = 0;
+  const auto read = [&] { CHECK(clEnqueueReadBuffer(queue, word, CL_TRUE, 0, 4, &result, 0, nullptr, nullptr)); };
 
   // N commands then clFinish, or one command then clFinish.
   const auto burst = [&](auto command) {
@@ -109,6 +112,12 @@ int main(int argc, char** argv) {
   run("launch+finish", single_reps, 1, round_trip(launch));
   run("write", burst_reps, count, burst(write));
   run("write+finish", single_reps, 1, round_trip(write));
+  // The commonest round trip of all: a kernel, then a blocking read of its (4-byte) result.
+  run("read", single_reps, 1, read);
+  run("launch+read", single_reps, 1, [&] {
+    launch();
+    read();
+  });
   clReleaseMemObject(word);
   clReleaseKernel(empty);
   clReleaseProgram(program);
