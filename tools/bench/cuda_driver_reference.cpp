@@ -65,6 +65,7 @@ struct Driver {
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void*, size_t, CUstream);
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void*, size_t);
   CUresult (*cuMemcpyDtoH)(void*, CUdeviceptr, size_t);
+  CUresult (*cuMemcpyDtoHAsync)(void*, CUdeviceptr, size_t, CUstream);
   CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
   CUresult (*cuMemcpyPeerAsync)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t, CUstream);
   CUresult (*cuMemHostAlloc)(void**, size_t, unsigned);
@@ -115,6 +116,7 @@ struct Driver {
     find(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
     find(cuMemcpyHtoD, "cuMemcpyHtoD_v2");
     find(cuMemcpyDtoH, "cuMemcpyDtoH_v2");
+    find(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2");
     find(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2");
     find(cuMemcpyPeerAsync, "cuMemcpyPeerAsync");
     find(cuMemHostAlloc, "cuMemHostAlloc");
@@ -354,6 +356,17 @@ void measure_launches(const Driver& driver, CUstream stream, CUfunction empty, c
     }
   });
   cells[kKernelLaunch].value = seconds * 1e6 / settings.round_trips;
+  // A kernel, then its 4-byte result read into pageable memory and waited for.
+  const DeviceMemory word(driver, sizeof(unsigned));
+  unsigned result = 0;
+  seconds = median_seconds(settings.repetitions, [&] {
+    for (int i = 0; i < settings.round_trips; ++i) {
+      BENCH_CU(cuLaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, stream, nullptr, nullptr));
+      BENCH_CU(cuMemcpyDtoHAsync(&result, word.pointer, sizeof result, stream));
+      BENCH_CU(cuStreamSynchronize(stream));
+    }
+  });
+  cells[kKernelRead].value = seconds * 1e6 / settings.round_trips;
 }
 
 void measure(const Driver& driver, const Settings& settings, std::size_t bytes, Cells& cells) {

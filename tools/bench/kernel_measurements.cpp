@@ -153,6 +153,17 @@ void measure_launches(const Session& session, cl_kernel empty, const Settings& s
     }
   });
   cells[kKernelLaunch].value = seconds * 1e6 / settings.round_trips;
+
+  // The commonest round trip of all: a kernel, then a blocking read of its small result.
+  Buffer word = session.buffer(sizeof(cl_uint));
+  cl_uint result = 0;
+  seconds = median_seconds(settings.repetitions, [&] {
+    for (int i = 0; i < settings.round_trips; ++i) {
+      BENCH_CL(clEnqueueNDRangeKernel(queue, empty, 1, nullptr, &one, nullptr, 0, nullptr, nullptr));
+      BENCH_CL(clEnqueueReadBuffer(queue, word.get(), CL_TRUE, 0, sizeof result, &result, 0, nullptr, nullptr));
+    }
+  });
+  cells[kKernelRead].value = seconds * 1e6 / settings.round_trips;
 }
 
 void measure_launch_overheads(const Session& session, const Settings& settings, Cells& cells) {

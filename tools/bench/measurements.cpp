@@ -19,6 +19,7 @@ const std::array<Metric, kRowCount> kMetrics = {{
      Better::Lower},
     {"kernel enqueue: empty kernel (N, then clFinish) / N", "us", Better::Lower},
     {"kernel launch: empty kernel + clFinish", "us", Better::Lower},
+    {"kernel + result: empty kernel + blocking 4-byte read", "us", Better::Lower},
     {"kernels on two queues, each waiting for the last (N, then wait) / N", "us", Better::Lower},
     {"kernel: float4 copy (read+write bytes)", "GB/s", Better::Higher},
     {"kernel: fp32 multiply-add throughput", "GFLOPS", Better::Higher},
@@ -186,7 +187,7 @@ void measure_device(cl_device_id device, const Settings& settings, Cells& cells)
     if (compiler)
       measure_launch_overheads(session, settings, cells);
     else
-      cells[kKernelEnqueue].note = cells[kKernelLaunch].note = "n/a (no compiler)";
+      cells[kKernelEnqueue].note = cells[kKernelLaunch].note = cells[kKernelRead].note = "n/a (no compiler)";
     return;
   }
 
@@ -228,7 +229,7 @@ void measure_device(cl_device_id device, const Settings& settings, Cells& cells)
   if (compiler) {
     measure_kernels(session, src.get(), dst.get(), bytes, settings, cells);
   } else {
-    for (Row row : {kKernelEnqueue, kKernelLaunch, kKernelPingPong, kKernelCopy, kComputeFp32, kComputeHalf,
+    for (Row row : {kKernelEnqueue, kKernelLaunch, kKernelRead, kKernelPingPong, kKernelCopy, kComputeFp32, kComputeHalf,
                     kAtomicAddInt, kAtomicAddFloat, kIntegerLoop, kNativeMath, kSgemm, kTreeReduction, kCommandBufferReplay,
                     kCommandBufferEnqueues, kCommandBufferUpdateReplay, kCommandBufferArgumentUpdate,
                     kCommandBufferArgumentUpdateOfMany, kWaitCpu, kBuildFirst, kBuildAgain}) {

@@ -35,6 +35,7 @@ enum Row : std::size_t {
   kTemporaryBuffer,
   kKernelEnqueue,
   kKernelLaunch,
+  kKernelRead,
   kKernelPingPong,
   kKernelCopy,
   kComputeFp32,
