@@ -95,6 +95,9 @@ inline cl_ulong device_timer(cl_device_id device) {
   return device_ns;
 }
 
+// The multiplier and increment of the tests' long-running kernels' dependent step (a 32-bit LCG's).
+constexpr cl_uint kAffineMul = 1664525u, kAffineInc = 1013904223u;
+
 // x -> mul * x + inc applied `steps` times in 32-bit arithmetic, in O(log steps): what a
 // kernel's loop of that dependent step (the tests' long-running kernels) leaves in x.
 inline cl_uint affine_steps(cl_uint x, cl_uint steps, cl_uint mul, cl_uint inc) {

@@ -59,7 +59,6 @@ kernel void sum(global const uint* a, global const uint* b, global uint* out) {
 }
 )CL";
 
-constexpr cl_uint kMul = 1664525u, kInc = 1013904223u;
 constexpr cl_uint kLongSteps = 8u << 20;  // tens of milliseconds (see the top of the file)
 constexpr cl_uint kShortSteps = 16384;    // tens of microseconds
 constexpr size_t kItems = 1024;           // work-items of produce, copy_at and sum
@@ -69,7 +68,7 @@ constexpr cl_ulong kMs = 1000000;  // nanoseconds
 constexpr cl_ulong kCrossStreamSlack = kMs / 10;
 
 // lcg() of the kernels, in O(log steps): x -> mul * x + inc composed `steps` times.
-cl_uint lcg(cl_uint x, cl_uint steps) { return affine_steps(x, steps, kMul, kInc); }
+cl_uint lcg(cl_uint x, cl_uint steps) { return affine_steps(x, steps, kAffineMul, kAffineInc); }
 
 // What produce(seed, steps, per) writes over kItems work-items.
 std::vector<cl_uint> produced_values(cl_uint seed, cl_uint steps, cl_uint per = 1) {
@@ -129,11 +128,11 @@ class CudaStreamOrder : public GpuTest {
   // The commands below each return their event (the caller releases it).
   cl_event produce(cl_command_queue queue, cl_mem out, cl_uint seed, cl_uint steps,
                    const std::vector<cl_event>& wait = {}, cl_uint per = 1) {
-    set_args(produce_, out, seed, steps, per, kMul, kInc);
+    set_args(produce_, out, seed, steps, per, kAffineMul, kAffineInc);
     return launch(queue, produce_, wait, kItems);
   }
   cl_event produce_from(cl_command_queue queue, cl_mem in, cl_mem out, cl_uint steps) {
-    set_args(produce_from_, in, out, steps, kMul, kInc);
+    set_args(produce_from_, in, out, steps, kAffineMul, kAffineInc);
     return launch(queue, produce_from_, {}, kItems);
   }
   // out[offset + i] = in[i] for i < kItems.
@@ -143,7 +142,7 @@ class CudaStreamOrder : public GpuTest {
   }
   cl_event increment(cl_command_queue queue, cl_mem counters, cl_mem scratch, cl_uint steps,
                      const std::vector<cl_event>& wait) {
-    set_args(increment_, counters, scratch, steps, kMul, kInc);
+    set_args(increment_, counters, scratch, steps, kAffineMul, kAffineInc);
     return launch(queue, increment_, wait, kCounters);
   }
   cl_event sum(cl_command_queue queue, cl_mem a, cl_mem b, cl_mem out) {

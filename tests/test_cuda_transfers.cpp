@@ -266,11 +266,11 @@ TEST_F(CudaTransfers, SmallWriteFromMappedMemoryCarriesWhatTheStreamPutThere) {
   ASSERT_TRUE(program);
   cl_kernel late_value = program.kernel("late_value");
   ASSERT_NE(late_value, nullptr);
-  constexpr cl_uint kSeed = 77, kSteps = 4u << 20, kMul = 1664525u, kInc = 1013904223u;
+  constexpr cl_uint kSeed = 77, kSteps = 4u << 20;
   const cl_uint zero = 0;
   Mem source = make_buffer(context(), CL_MEM_COPY_HOST_PTR, 4, const_cast<cl_uint*>(&zero));
   Mem target = make_buffer(context(), CL_MEM_COPY_HOST_PTR, 4, const_cast<cl_uint*>(&zero));
-  set_args(late_value, source.get(), kSeed, kSteps, kMul, kInc);
+  set_args(late_value, source.get(), kSeed, kSteps, kAffineMul, kAffineInc);
   const size_t one = 1;
   ASSERT_EQ(clEnqueueNDRangeKernel(queue(), late_value, 1, nullptr, &one, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
   cl_int status = CL_SUCCESS;
@@ -280,7 +280,7 @@ TEST_F(CudaTransfers, SmallWriteFromMappedMemoryCarriesWhatTheStreamPutThere) {
   ASSERT_EQ(clEnqueueWriteBuffer(queue(), target, CL_FALSE, 0, 4, mapped, 0, nullptr, nullptr), CL_SUCCESS);
   cl_uint carried = 0;
   ASSERT_EQ(clEnqueueReadBuffer(queue(), target, CL_TRUE, 0, 4, &carried, 0, nullptr, nullptr), CL_SUCCESS);
-  EXPECT_EQ(carried, affine_steps(kSeed, kSteps, kMul, kInc));
+  EXPECT_EQ(carried, affine_steps(kSeed, kSteps, kAffineMul, kAffineInc));
   ASSERT_EQ(clEnqueueUnmapMemObject(queue(), source, mapped, 0, nullptr, nullptr), CL_SUCCESS);
   ASSERT_EQ(clFinish(queue()), CL_SUCCESS);
 }

@@ -27,13 +27,12 @@ kernel void long_work(global uint* out, uint seed, uint steps, uint mul, uint in
 kernel void add_one(global uint* counter) { counter[get_global_id(0)] += 1; }
 )CL";
 
-constexpr cl_uint kMul = 1664525u, kInc = 1013904223u;
 constexpr cl_uint kLongSteps = 4u << 20;
 constexpr size_t kItems = 256;
 
 // What long_work writes at item i.
 cl_uint long_work_value(cl_uint seed, size_t i) {
-  return affine_steps(seed + static_cast<cl_uint>(i), kLongSteps, kMul, kInc);
+  return affine_steps(seed + static_cast<cl_uint>(i), kLongSteps, kAffineMul, kAffineInc);
 }
 
 class CudaWaits : public GpuTest {
@@ -58,7 +57,7 @@ class CudaWaits : public GpuTest {
     return event;
   }
   cl_event long_work(cl_command_queue queue, cl_mem out, cl_uint seed) {
-    set_args(long_work_, out, seed, kLongSteps, kMul, kInc);
+    set_args(long_work_, out, seed, kLongSteps, kAffineMul, kAffineInc);
     return launch(queue, long_work_, kItems);
   }
   cl_event add_one(cl_command_queue queue, cl_mem counter, size_t items, bool with_event) {
