@@ -57,6 +57,10 @@ class Work {
   // is only counted with the work around it (a queue's direct commands, which clFinish
   // counts) needs no prompt report of its own: a stream may leave it unreaped for a while.
   virtual bool observable() const { return true; }
+  // The thread now submitting this work is the application's, inside a blocking call that
+  // waits for this work's end as soon as submit() returns: a stream may keep that thread
+  // waiting for the work before it rather than hand this work to a thread of its own.
+  virtual bool waited_by_submitter() const { return false; }
   // Points of other streams this work must come after on the device (see
   // Stream::can_follow_on_device); fixed before submit(), valid until finished().
   virtual std::span<const std::shared_ptr<StreamPoint>> device_waits() const { return {}; }

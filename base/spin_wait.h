@@ -15,6 +15,14 @@ inline void cpu_relax() {
 #endif
 }
 
+// Whether a thread that waits should watch before it sleeps: not on a machine of one or two
+// hardware threads, where the watcher would take the core the awaited work needs (with other
+// work running, round trips became several times slower).
+inline bool watching_pays() {
+  static const bool pays = std::thread::hardware_concurrency() > 2;
+  return pays;
+}
+
 // Spins until `done()` or `limit` has passed: a pause loop for the first 50 us, then the
 // core is yielded between looks. True when done.
 template <class Done>

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <cstring>
+#include <thread>
 
 #include "support/kernel_support.h"
 #include "test_cuda_helpers.h"
@@ -283,6 +284,60 @@ TEST_F(CudaTransfers, SmallWriteFromMappedMemoryCarriesWhatTheStreamPutThere) {
   EXPECT_EQ(carried, affine_steps(kSeed, kSteps, kAffineMul, kAffineInc));
   ASSERT_EQ(clEnqueueUnmapMemObject(queue(), source, mapped, 0, nullptr, nullptr), CL_SUCCESS);
   ASSERT_EQ(clFinish(queue()), CL_SUCCESS);
+}
+
+}  // namespace
+
+namespace {
+
+// Blocking reads of up to 256 KiB land in the queue's page-locked bounce buffer first
+// (backends/cuda/cuda_read_bounce.h), larger ones go the driver's or the staged way: every
+// size around that limit, at odd offsets on both sides, carries its bytes and touches nothing
+// around its destination.
+TEST_F(CudaTransfers, BlockingReadsOfEverySizeAroundTheBounceLimitCarryTheirBytes) {
+  constexpr size_t kLimit = 256u << 10;
+  constexpr size_t kSize = (1u << 20) + (64u << 10);
+  Mem buffer = make_buffer(context(), 0, kSize);
+  auto data = position_pattern(kSize, 41);
+  write_all(queue(), buffer, data);
+  for (size_t size : {size_t{1}, size_t{3}, size_t{4}, size_t{4096}, kLimit - 1, kLimit, kLimit + 1,
+                      size_t{(1u << 20) + 5}}) {
+    const size_t offset = (size * 7) % 61;
+    std::vector<uint8_t> window(size + 8, 0xCD);
+    ASSERT_EQ(clEnqueueReadBuffer(queue(), buffer, CL_TRUE, offset, size, window.data() + 3, 0, nullptr, nullptr),
+              CL_SUCCESS)
+        << size;
+    EXPECT_TRUE(std::equal(data.begin() + offset, data.begin() + offset + size, window.begin() + 3)) << size;
+    EXPECT_TRUE(std::all_of(window.begin(), window.begin() + 3, [](uint8_t byte) { return byte == 0xCD; })) << size;
+    EXPECT_TRUE(std::all_of(window.end() - 5, window.end(), [](uint8_t byte) { return byte == 0xCD; })) << size;
+  }
+}
+
+// Threads reading with blocking reads on one queue at once: one of them has the bounce
+// buffer, the others read the other way; each gets its own buffer's bytes.
+TEST_F(CudaTransfers, BlockingReadsOfSeveralThreadsOnOneQueueEachGetTheirBytes) {
+  constexpr int kThreads = 4, kReads = 300;
+  constexpr size_t kSize = 4096;
+  std::vector<Mem> buffers;
+  std::vector<std::vector<uint8_t>> contents;
+  for (int i = 0; i < kThreads; ++i) {
+    buffers.push_back(make_buffer(context(), 0, kSize));
+    contents.push_back(position_pattern(kSize, 100 + static_cast<uint32_t>(i)));
+    write_all(queue(), buffers.back(), contents.back());
+  }
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i) {
+    threads.emplace_back([&, i] {
+      for (int read = 0; read < kReads; ++read) {
+        const size_t offset = static_cast<size_t>(read * 13 + i) % 1024, size = kSize - offset;
+        std::vector<uint8_t> back(size, 0);
+        ASSERT_EQ(clEnqueueReadBuffer(queue(), buffers[i], CL_TRUE, offset, size, back.data(), 0, nullptr, nullptr),
+                  CL_SUCCESS);
+        ASSERT_TRUE(std::equal(back.begin(), back.end(), contents[i].begin() + offset)) << i << " " << read;
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
 }
 
 }  // namespace

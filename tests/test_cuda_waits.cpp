@@ -56,9 +56,10 @@ class CudaWaits : public GpuTest {
               CL_SUCCESS);
     return event;
   }
-  cl_event long_work(cl_command_queue queue, cl_mem out, cl_uint seed) {
-    set_args(long_work_, out, seed, kLongSteps, kAffineMul, kAffineInc);
-    return launch(queue, long_work_, kItems);
+  cl_event long_work(cl_command_queue queue, cl_mem out, cl_uint seed, size_t items = kItems,
+                     cl_uint steps = kLongSteps) {
+    set_args(long_work_, out, seed, steps, kAffineMul, kAffineInc);
+    return launch(queue, long_work_, items);
   }
   cl_event add_one(cl_command_queue queue, cl_mem counter, size_t items, bool with_event) {
     set_args(add_one_, counter);
@@ -97,6 +98,64 @@ TEST_F(CudaWaits, FinishEndsAfterALongKernelAndTheReadBehindIt) {
   for (size_t i = 0; i < kItems; ++i) ASSERT_EQ(host[i], long_work_value(11, i)) << i;
   clReleaseEvent(kernel);
   clReleaseEvent(read);
+}
+
+// A blocking read into pageable memory behind a running kernel: its caller waits for the
+// kernel itself and then enqueues the read (a small one the driver copies, a large one staged
+// through page-locked chunks); each carries the kernel's results and ends after it.
+TEST_F(CudaWaits, ABlockingReadBehindALongKernelCarriesItsResults) {
+  constexpr size_t kLargeItems = (3u << 20) / sizeof(cl_uint);  // staged: 1 MiB and more
+  constexpr cl_uint kShortSteps = 4096;
+  Mem out = zeros(kItems), large = zeros(kLargeItems);
+  for (int round = 0; round < 3; ++round) {
+    const cl_uint seed = 21 + static_cast<cl_uint>(round);
+    cl_event kernel = long_work(queue(), out, seed);
+    cl_uint word = 0;
+    cl_event read = nullptr;
+    ASSERT_EQ(clEnqueueReadBuffer(queue(), out, CL_TRUE, 5 * sizeof(cl_uint), sizeof(cl_uint), &word, 0, nullptr,
+                                  &read),
+              CL_SUCCESS);
+    EXPECT_EQ(word, long_work_value(seed, 5));
+    const cl_ulong after = device_timer(gpu);
+    expect_ended_before(kernel, after);
+    expect_ended_before(read, after);
+    EXPECT_LE(profile(kernel, CL_PROFILING_COMMAND_END), profile(read, CL_PROFILING_COMMAND_START));
+    clReleaseEvent(kernel);
+    clReleaseEvent(read);
+
+    clReleaseEvent(long_work(queue(), large, seed, kLargeItems, kShortSteps));
+    std::vector<cl_uint> host(kLargeItems, 0);
+    ASSERT_EQ(clEnqueueReadBuffer(queue(), large, CL_TRUE, 0, kLargeItems * sizeof(cl_uint), host.data(), 0, nullptr,
+                                  nullptr),
+              CL_SUCCESS);
+    for (size_t i = 0; i < kLargeItems; i += 997) {
+      ASSERT_EQ(host[i], affine_steps(seed + static_cast<cl_uint>(i), kShortSteps, kAffineMul, kAffineInc)) << i;
+    }
+    ASSERT_EQ(host.back(), affine_steps(seed + static_cast<cl_uint>(kLargeItems - 1), kShortSteps, kAffineMul,
+                                        kAffineInc));
+  }
+}
+
+// One thread keeps adding to a counter on a queue while another reads it there with blocking
+// reads: each read waits for what was enqueued before it and sees no count go backwards.
+TEST_F(CudaWaits, BlockingReadsAmongAnotherThreadsKernelsSeeTheCountGrow) {
+  constexpr int kAdds = 3000, kReads = 300;
+  Mem counter = zeros(1);
+  std::thread adder([&] {
+    for (int i = 0; i < kAdds; ++i) add_one(queue(), counter, 1, false);
+  });
+  cl_uint last = 0;
+  for (int i = 0; i < kReads; ++i) {
+    cl_uint count = 0;
+    ASSERT_EQ(clEnqueueReadBuffer(queue(), counter, CL_TRUE, 0, sizeof(count), &count, 0, nullptr, nullptr),
+              CL_SUCCESS);
+    ASSERT_GE(count, last);
+    ASSERT_LE(count, static_cast<cl_uint>(kAdds));
+    last = count;
+  }
+  adder.join();
+  ASSERT_EQ(clFinish(queue()), CL_SUCCESS);
+  EXPECT_EQ(read_buffer<cl_uint>(queue(), counter, 1)[0], static_cast<cl_uint>(kAdds));
 }
 
 TEST_F(CudaWaits, WaitForAnEarlyEventEndsBeforeTheLongKernelBehindIt) {

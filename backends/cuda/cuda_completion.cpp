@@ -96,6 +96,15 @@ void CompletionQueue::push(Work& work, cl_int status, Kind kind, bool started, c
   append(lock, item);
 }
 
+void CompletionQueue::push_seen_done(Work& work, cl_int status, bool started, const TimingEvents& timing,
+                                     uint64_t dry_through) {
+  std::unique_lock lock(mutex_);
+  // Nothing pushed since the stream was seen dry: a waiter's look has nothing left to see.
+  const bool last = pushed_.load(std::memory_order_relaxed) == dry_through;
+  append(lock, {&work, status, Kind::Done, nullptr, timing, started});
+  if (last) note_done_through(dry_through + 1);
+}
+
 void CompletionQueue::push_gated(Work& work, Kind kind, bool started) {
   std::unique_lock lock(mutex_);
   append(lock, {&work, CL_SUCCESS, kind, nullptr, {}, started});
@@ -163,11 +172,39 @@ void CompletionQueue::look() {
   } catch (const CudaError&) {
     return;
   }
-  const CUresult result = context_->driver().cuStreamQuery(stream_);
   // A failure is left to this queue's thread, which asks the driver itself and reports it.
-  if (result != CUDA_SUCCESS && result != CUDA_ERROR_NOT_READY) return;
-  looked_ns_.store(now_ns(), std::memory_order_release);
-  if (result == CUDA_SUCCESS) note_done_through(pushed);
+  uint64_t through = 0;
+  query_stream(through);
+}
+
+cl_int CompletionQueue::wait_until_dry(uint64_t& dry_through) {
+  struct Waiting {
+    CompletionQueue& queue;
+    explicit Waiting(CompletionQueue& queue) : queue(queue) { queue.wait_began(); }
+    ~Waiting() { queue.wait_ended(); }
+  } waiting(*this);
+  CUresult result = CUDA_ERROR_NOT_READY;
+  const auto answered = [&] { return (result = query_stream(dry_through)) != CUDA_ERROR_NOT_READY; };
+  if (watching_pays() ? spin_until(answered, watch_time()) : answered()) return status_of(result);
+  // An event recorded now follows everything enqueued so far.
+  dry_through = pushed_.load(std::memory_order_acquire);
+  const CudaDriver& driver = context_->driver();
+  if (CUevent event = events_.record(stream_)) {
+    result = driver.cuEventSynchronize(event);
+    events_.give_back(event);
+  } else {
+    result = driver.cuStreamSynchronize(stream_);
+  }
+  if (result == CUDA_SUCCESS) note_done_through(dry_through);
+  return status_of(result);
+}
+
+CUresult CompletionQueue::query_stream(uint64_t& through) {
+  through = pushed_.load(std::memory_order_acquire);
+  const CUresult result = context_->driver().cuStreamQuery(stream_);
+  if (result == CUDA_SUCCESS || result == CUDA_ERROR_NOT_READY) looked_ns_.store(now_ns(), std::memory_order_release);
+  if (result == CUDA_SUCCESS) note_done_through(through);
+  return result;
 }
 
 void CompletionQueue::note_done_through(uint64_t ordinal) {

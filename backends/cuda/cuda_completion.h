@@ -71,6 +71,13 @@ class CompletionQueue {
   // A waiting thread's look (Stream::look): when the stream has run dry, every item pushed
   // before the look is done, and this thread finishes them without asking the driver.
   void look();
+  // Work its submitter has already seen end (Work::waited_by_submitter): the stream ran dry
+  // after it, in a wait_until_dry that covered the items up to `dry_through`.
+  void push_seen_done(Work& work, cl_int status, bool started, const TimingEvents& timing, uint64_t dry_through);
+  // For a submitter that waits anyway (Work::waited_by_submitter): waits until everything
+  // enqueued on the stream so far is done, looking at it as a waiter does, then sleeping on an
+  // event (the context is current). `dry_through`: the items that wait covered.
+  cl_int wait_until_dry(uint64_t& dry_through);
   // How long a waiter should watch before it sleeps: the host transfers pushed and not yet
   // finished, at the slowest bus's rate, on top of a short command's watch.
   std::chrono::microseconds watch_time() const;
@@ -121,6 +128,9 @@ class CompletionQueue {
   // The StreamWork items up to `ordinal` are done (the stream was seen idle after they were
   // pushed, or an event recorded after them has passed).
   void note_done_through(uint64_t ordinal);
+  // One cuStreamQuery by a thread that waits (it looks: this thread leaves the driver to it);
+  // CUDA_SUCCESS marks every item pushed before it, up to `through`, done.
+  CUresult query_stream(uint64_t& through);
   bool seen_done(uint64_t ordinal) const {
     return ordinal != 0 && idle_through_.load(std::memory_order_acquire) >= ordinal;
   }

@@ -277,10 +277,15 @@ Enqueued enqueue_operation(CudaContext& context, CUstream stream, const Operatio
 
 Enqueued enqueue_work(CudaContext& context, CUstream stream, const Work& work, DeviceClock& clock,
                       TimingEvents& timing) {
+  return enqueue_work(context, stream, work, work.operation(), clock, timing);
+}
+
+Enqueued enqueue_work(CudaContext& context, CUstream stream, const Work& work, const Operation& operation,
+                      DeviceClock& clock, TimingEvents& timing) {
   wait_for_points(context, stream, work);
   const bool timed = work.wants_times();
   if (timed) timing.began = clock.record(stream);
-  Enqueued enqueued = enqueue_operation(context, stream, work.operation());
+  Enqueued enqueued = enqueue_operation(context, stream, operation);
   if (timed && timing.began) timing.ended = clock.record(stream);
   return enqueued;
 }

@@ -18,6 +18,9 @@ Enqueued enqueue_operation(CudaContext& context, CUstream stream, const Operatio
 // `timing`, also when this throws). The context is current; throws CudaError.
 Enqueued enqueue_work(CudaContext& context, CUstream stream, const Work& work, DeviceClock& clock,
                       TimingEvents& timing);
+// The same with `operation` in place of the work's own (a read landing elsewhere first).
+Enqueued enqueue_work(CudaContext& context, CUstream stream, const Work& work, const Operation& operation,
+                      DeviceClock& clock, TimingEvents& timing);
 
 // Whether enqueue_operation would make the calling thread wait for the stream's earlier
 // work (copies it does on the host, reads into pageable memory, staged transfers).

@@ -1,6 +1,9 @@
 #include "backends/cuda/cuda_stream.h"
 
+#include <cstring>
+
 #include "backends/cuda/cuda_execute.h"
+#include "backends/cuda/cuda_memory.h"
 #include "backends/cuda/cuda_stream_point.h"
 #include "base/debug_log.h"
 
@@ -44,17 +47,27 @@ void CudaStream::submit(Work& work) {
   cl_int status = CL_OUT_OF_RESOURCES;
   Kind kind = Kind::Done;
   TimingEvents timing;
+  uint64_t dry_through = 0;
   if (context_->lost()) {  // the driver would fail it too (or, waiting for the stream, hang)
     completion_->push(work, status, kind, started);
     return;
   }
   try {
     context_->make_current();
+    // A blocking small read: behind the stream's work into bounce_, waited for here.
+    if (!completion_->gated() && read_for_its_waiter(work, timing, status, dry_through)) {
+      completion_->push_seen_done(work, status, started, timing, dry_through);
+      return;
+    }
     // After a host function or deferred work that has not run yet, and where the enqueue
     // would wait for earlier commands (or another stream's): the completion thread enqueues
-    // it once they are done, and the submitter goes on at once.
-    if (completion_->gated() || ((completion_->busy() || !work.device_waits().empty()) &&
-                                 waits_for_stream(*context_, operation))) {
+    // it once they are done, and the submitter goes on at once. A submitter that waits for
+    // the work anyway waits for this stream's earlier work itself, then enqueues it: the
+    // hand-offs to the completion thread and back cost more than that wait.
+    if (completion_->gated() ||
+        ((completion_->busy() || !work.device_waits().empty()) && waits_for_stream(*context_, operation) &&
+         !(work.waited_by_submitter() && work.device_waits().empty() &&
+           completion_->wait_until_dry(dry_through) == CL_SUCCESS))) {
       completion_->push_gated(work, Kind::Deferred, started);
       return;
     }
@@ -70,6 +83,25 @@ void CudaStream::submit(Work& work) {
     status = CL_OUT_OF_RESOURCES;
   }
   completion_->push(work, status, kind, started, timing);
+}
+
+bool CudaStream::read_for_its_waiter(Work& work, TimingEvents& timing, cl_int& status, uint64_t& dry_through) {
+  const auto* copy = std::get_if<op::Copy>(&work.operation());
+  if (!copy || !copy->src.memory || copy->dst.memory || copy->size == 0 || copy->size > ReadBounce::kCapacity ||
+      !work.waited_by_submitter() || !work.device_waits().empty()) {
+    return false;
+  }
+  // Memory registered for a USE_HOST_PTR buffer is copied on the host.
+  if (static_cast<const CudaMemory&>(*copy->src.memory).host_address(copy->src.offset)) return false;
+  ReadBounce::Lease bounce = bounce_.acquire();
+  if (!bounce) return false;
+  op::Copy bounced = *copy;
+  bounced.dst.host = bounce.memory();
+  bounced.dst.offset = 0;
+  status = enqueue_work(*context_, stream_, work, bounced, completion_->clock(), timing).status;
+  if (status >= 0) status = completion_->wait_until_dry(dry_through);
+  if (status >= 0) std::memcpy(static_cast<char*>(copy->dst.host) + copy->dst.offset, bounce.memory(), copy->size);
+  return true;
 }
 
 bool CudaStream::can_follow_on_device(const Stream& earlier, const Operation& operation) const {

@@ -9,6 +9,7 @@
 #include "backends/cuda/cuda_context.h"
 #include "backends/cuda/cuda_device_clock.h"
 #include "backends/cuda/cuda_event_pool.h"
+#include "backends/cuda/cuda_read_bounce.h"
 
 namespace cucl::backend::cuda {
 
@@ -33,10 +34,17 @@ class CudaStream final : public Stream {
   bool times_work() const override { return true; }
 
  private:
+  // A blocking read of at most ReadBounce::kCapacity bytes from device memory into the
+  // application's: its DMA goes behind the stream's work into bounce_, the submitter waits
+  // for it and copies the bytes out. False when the read cannot go that way (then nothing
+  // was done); else `status` is its outcome and `dry_through` what the wait covered.
+  bool read_for_its_waiter(Work& work, TimingEvents& timing, cl_int& status, uint64_t& dry_through);
+
   std::shared_ptr<CudaContext> context_;
   CUstream stream_ = nullptr;
   std::shared_ptr<CompletionQueue> completion_;
   std::shared_ptr<EventPool> points_;  // the points it marks, which outlive it
+  ReadBounce bounce_{context_};
 };
 
 }  // namespace cucl::backend::cuda

@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -61,6 +62,9 @@ class Command final : public backend::Work, public SubmissionListener {
   void follow_submission(Command& predecessor);
   // Under the queue's lock: the command waiting for this one's submission, once.
   Command* take_successor() { return std::exchange(successor_, nullptr); }
+  // Before arm(): the calling thread waits for the command's end right after enqueuing it
+  // (a blocking call); where it also submits the command, the stream may know so.
+  void waited_by_this_thread() { waiting_thread_ = std::this_thread::get_id(); }
   // After every dependency is registered: submits the command once they are all done.
   void arm();
 
@@ -70,6 +74,7 @@ class Command final : public backend::Work, public SubmissionListener {
   void report_error(std::string_view message) override;
   bool awaited() const override { return event_->observed(); }
   std::span<const std::shared_ptr<backend::StreamPoint>> device_waits() const override { return points_; }
+  bool waited_by_submitter() const override { return waiting_thread_ == std::this_thread::get_id(); }
   bool wants_times() const override { return event_->profiled(); }
   void timed(uint64_t start_ns, uint64_t end_ns) override { event_->set_device_times(start_ns, end_ns); }
   void event_done(cl_int status) override;
@@ -203,6 +208,7 @@ class Command final : public backend::Work, public SubmissionListener {
   cl_int deferred_status_ = CL_SUCCESS;
   bool ready_to_complete_ = false;  // in a ready list to complete (see ordered_done), not to start
   Command* next_ready_ = nullptr;   // in this thread's list of commands ready to start
+  std::thread::id waiting_thread_;  // the application's thread of a blocking call, if any
   friend struct ReadyCommands;
 };
 

@@ -25,7 +25,7 @@ Ref<Event> submit(Queue& queue, CommandSpec spec, cl_uint num_events, const cl_e
     return nullptr;
   }
   auto events = resolve_wait_list(num_events, wait_list);
-  auto event = queue.enqueue(std::move(spec), events, ordering);
+  auto event = queue.enqueue(std::move(spec), events, ordering, blocking);
   // A blocking call that fails returns no event: the application gets nothing to release.
   if (blocking) check(event->wait() == CL_COMPLETE, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
   if (event_out) {

@@ -5,11 +5,13 @@
 
 namespace cucl {
 
-Ref<Event> Queue::enqueue(CommandSpec&& spec, const std::vector<Ref<Event>>& wait_list, Ordering ordering) {
+Ref<Event> Queue::enqueue(CommandSpec&& spec, const std::vector<Ref<Event>>& wait_list, Ordering ordering,
+                          bool blocking) {
   for (const auto& event : wait_list) check(&event->context() == &context(), CL_INVALID_CONTEXT);
 
   auto event = make<Event>(Ref<QueueBase>(this), spec.type, profiling());
   auto* command = new Command(*this, event, std::move(spec));
+  if (blocking) command->waited_by_this_thread();
 
   {
     std::lock_guard lock(mutex_);

@@ -30,9 +30,10 @@ class Queue final : public QueueBase {
       : QueueBase(std::move(context), device, properties, std::move(properties_array)) {}
 
   // Validates `wait_list` against this queue's context, then enqueues. The returned event
-  // is internal (not yet published to the application).
+  // is internal (not yet published to the application). `blocking`: the calling thread waits
+  // for the command's end next.
   Ref<Event> enqueue(CommandSpec&& spec, const std::vector<Ref<Event>>& wait_list,
-                     Ordering ordering = Ordering::Normal);
+                     Ordering ordering = Ordering::Normal, bool blocking = false);
   // A command nothing names (no wait list, no event, not blocking) of a pipelined queue goes
   // to the stream at once as a DirectCommand (direct_command.h), unless an earlier command
   // still waits to be submitted. True when it took `spec`; false leaves it as it was, for

@@ -37,14 +37,12 @@ class StreamWaitNotice {
 // Watches `done()` for up to 2 ms (or `at_least`) before the caller sleeps. Most waits are short (a small
 // command on a GPU ends within microseconds, a large copy within a few hundred): watching
 // answers sooner than sleeping and being woken from an idle core, which costs tens of
-// microseconds in a virtual machine. Not on a machine of one or two hardware threads: there
-// the watcher would take the core the command needs (with other work running, round trips
-// became several times slower). True when done.
+// microseconds in a virtual machine. Not where watching does not pay (watching_pays). True
+// when done.
 template <class Done>
 bool watch_before_sleeping(Done done, std::chrono::microseconds at_least = std::chrono::microseconds(0)) {
   constexpr auto kWatch = std::chrono::microseconds(2000);
-  static const bool watch = std::thread::hardware_concurrency() > 2;
-  return watch ? spin_until(done, std::max(kWatch, at_least)) : done();
+  return watching_pays() ? spin_until(done, std::max(kWatch, at_least)) : done();
 }
 
 template <class Done>
