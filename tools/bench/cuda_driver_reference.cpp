@@ -456,7 +456,7 @@ void measure(const Driver& driver, const Settings& settings, std::size_t bytes, 
   cells[kKernelCopy].value = 2.0 * bytes / seconds / 1e9;
   measure_graphs(driver, stream, empty, settings, cells);
   for (Row row : {kComputeFp32, kComputeHalf, kAtomicAddInt, kAtomicAddFloat, kIntegerLoop, kNativeMath, kSgemm, kTreeReduction,
-                  kWaitCpu, kBuildFirst, kBuildAgain}) {
+                  kWaitCpu, kWaitReadCpu, kBuildFirst, kBuildAgain}) {
     cells[row].note = "n/a";
   }
   if (gpus >= 2) {

@@ -65,10 +65,11 @@ double cpu_seconds() {
 }
 
 // The share of one core the whole process (the application's thread and the driver's) uses
-// while clFinish waits for one long kernel: the integer loop, scaled from `loop_seconds`
-// (its time for kIntegerLoopSteps) to about 150 ms. A CPU device runs the kernel on the
-// host's cores itself, so the row says nothing there.
-Cell waiting_cpu(const Session& session, cl_kernel loop, double loop_seconds) {
+// while `wait()` (clFinish, a blocking read) waits for one long kernel: the integer loop,
+// scaled from `loop_seconds` (its time for kIntegerLoopSteps) to about 150 ms. A CPU device
+// runs the kernel on the host's cores itself, so the row says nothing there.
+template <class Wait>
+Cell waiting_cpu(const Session& session, cl_kernel loop, double loop_seconds, Wait wait) {
   if (device_value<cl_device_type>(session.device(), CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU) {
     return {std::nullopt, "n/a (CPU device)"};
   }
@@ -81,7 +82,7 @@ Cell waiting_cpu(const Session& session, cl_kernel loop, double loop_seconds) {
     double cpu = cpu_seconds();
     auto start = std::chrono::steady_clock::now();
     BENCH_CL(clEnqueueNDRangeKernel(queue, loop, 1, nullptr, &one, nullptr, 0, nullptr, nullptr));
-    BENCH_CL(clFinish(queue));
+    wait();
     double wall = seconds_since(start);
     return (cpu_seconds() - cpu) / wall * 100.0;
   });
@@ -242,7 +243,11 @@ void measure_kernels(const Session& session, cl_mem src, cl_mem dst, std::size_t
     BENCH_CL(clFinish(queue));
   });
   cells[kIntegerLoop].value = seconds * 1e6;
-  cells[kWaitCpu] = waiting_cpu(session, loop.get(), seconds);
+  cells[kWaitCpu] = waiting_cpu(session, loop.get(), seconds, [&] { BENCH_CL(clFinish(queue)); });
+  cells[kWaitReadCpu] = waiting_cpu(session, loop.get(), seconds, [&] {
+    cl_int word = 0;
+    BENCH_CL(clEnqueueReadBuffer(queue, dst, CL_TRUE, 0, sizeof word, &word, 0, nullptr, nullptr));
+  });
 
   // Compute: the fast forms of math functions, where the device has them.
   Kernel native = create_kernel(program.get(), "native_math");

@@ -66,6 +66,7 @@ const std::array<Metric, kRowCount> kMetrics = {{
     {"  data dependency to the next GPU: the same, alternating GPUs (the buffer moves each time) / 200", "us",
      Better::Lower},
     {"host CPU while clFinish waits on a ~150 ms kernel (100 = one core)", "%", Better::Lower},
+    {"  while a blocking 4-byte read waits behind the kernel", "%", Better::Lower},
     {"first build of a small program", "ms", Better::Lower},
     {"the same build again", "ms", Better::Lower},
 }};
@@ -232,7 +233,7 @@ void measure_device(cl_device_id device, const Settings& settings, Cells& cells)
     for (Row row : {kKernelEnqueue, kKernelLaunch, kKernelRead, kKernelPingPong, kKernelCopy, kComputeFp32, kComputeHalf,
                     kAtomicAddInt, kAtomicAddFloat, kIntegerLoop, kNativeMath, kSgemm, kTreeReduction, kCommandBufferReplay,
                     kCommandBufferEnqueues, kCommandBufferUpdateReplay, kCommandBufferArgumentUpdate,
-                    kCommandBufferArgumentUpdateOfMany, kWaitCpu, kBuildFirst, kBuildAgain}) {
+                    kCommandBufferArgumentUpdateOfMany, kWaitCpu, kWaitReadCpu, kBuildFirst, kBuildAgain}) {
       cells[row].note = "n/a (no compiler)";
     }
   }

@@ -78,6 +78,7 @@ enum Row : std::size_t {
   kDataDependencyBetweenQueuesOfThisGpu,
   kDataDependencyToNextGpu,
   kWaitCpu,
+  kWaitReadCpu,
   kBuildFirst,
   kBuildAgain,
   kRowCount
