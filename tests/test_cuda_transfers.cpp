@@ -290,12 +290,12 @@ TEST_F(CudaTransfers, SmallWriteFromMappedMemoryCarriesWhatTheStreamPutThere) {
 
 namespace {
 
-// Blocking reads of up to 256 KiB land in the queue's page-locked bounce buffer first
+// Blocking reads of up to 64 KiB land in a page-locked slot of the queue's stream first
 // (backends/cuda/cuda_read_bounce.h), larger ones go the driver's or the staged way: every
 // size around that limit, at odd offsets on both sides, carries its bytes and touches nothing
 // around its destination.
 TEST_F(CudaTransfers, BlockingReadsOfEverySizeAroundTheBounceLimitCarryTheirBytes) {
-  constexpr size_t kLimit = 256u << 10;
+  constexpr size_t kLimit = 64u << 10;
   constexpr size_t kSize = (1u << 20) + (64u << 10);
   Mem buffer = make_buffer(context(), 0, kSize);
   auto data = position_pattern(kSize, 41);
@@ -313,10 +313,10 @@ TEST_F(CudaTransfers, BlockingReadsOfEverySizeAroundTheBounceLimitCarryTheirByte
   }
 }
 
-// Threads reading with blocking reads on one queue at once: one of them has the bounce
-// buffer, the others read the other way; each gets its own buffer's bytes.
+// Threads reading with blocking reads on one queue at once, each through a slot of its own or,
+// when none is free, the other way; each gets its own buffer's bytes.
 TEST_F(CudaTransfers, BlockingReadsOfSeveralThreadsOnOneQueueEachGetTheirBytes) {
-  constexpr int kThreads = 4, kReads = 300;
+  constexpr int kThreads = 10, kReads = 200;
   constexpr size_t kSize = 4096;
   std::vector<Mem> buffers;
   std::vector<std::vector<uint8_t>> contents;

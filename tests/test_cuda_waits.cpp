@@ -56,14 +56,23 @@ class CudaWaits : public GpuTest {
               CL_SUCCESS);
     return event;
   }
+  // Kernels of a thread's own: setting a kernel's arguments is not safe from several threads.
+  struct Kernels {
+    cl_kernel long_work = nullptr, add_one = nullptr;
+  };
+  Kernels own_kernels() { return {program_->kernel("long_work"), program_->kernel("add_one")}; }
+
   cl_event long_work(cl_command_queue queue, cl_mem out, cl_uint seed, size_t items = kItems,
-                     cl_uint steps = kLongSteps) {
-    set_args(long_work_, out, seed, steps, kAffineMul, kAffineInc);
-    return launch(queue, long_work_, items);
+                     cl_uint steps = kLongSteps, cl_kernel kernel = nullptr) {
+    kernel = kernel ? kernel : long_work_;
+    set_args(kernel, out, seed, steps, kAffineMul, kAffineInc);
+    return launch(queue, kernel, items);
   }
-  cl_event add_one(cl_command_queue queue, cl_mem counter, size_t items, bool with_event) {
-    set_args(add_one_, counter);
-    return launch(queue, add_one_, items, with_event);
+  cl_event add_one(cl_command_queue queue, cl_mem counter, size_t items, bool with_event,
+                   cl_kernel kernel = nullptr) {
+    kernel = kernel ? kernel : add_one_;
+    set_args(kernel, counter);
+    return launch(queue, kernel, items, with_event);
   }
   Mem zeros(size_t count) {
     std::vector<cl_uint> values(count, 0);
@@ -136,6 +145,61 @@ TEST_F(CudaWaits, ABlockingReadBehindALongKernelCarriesItsResults) {
   }
 }
 
+// Non-blocking reads behind a running kernel land in the stream's page-locked slots and are
+// copied out when they finish: more reads than slots, with and without events, each carries
+// the kernel's results by the time its event or clFinish says so.
+TEST_F(CudaWaits, NonBlockingReadsBehindALongKernelCarryItsResults) {
+  constexpr size_t kReads = 20;
+  Mem out = zeros(kItems);
+  cl_event kernel = long_work(queue(), out, 31);
+  std::vector<std::vector<cl_uint>> hosts(kReads, std::vector<cl_uint>(kItems, 0));
+  std::vector<cl_event> reads(kReads, nullptr);
+  for (size_t r = 0; r < kReads; ++r) {
+    const size_t first = r % kItems, count = kItems - first;
+    ASSERT_EQ(clEnqueueReadBuffer(queue(), out, CL_FALSE, first * sizeof(cl_uint), count * sizeof(cl_uint),
+                                  hosts[r].data(), 0, nullptr, r % 2 ? &reads[r] : nullptr),
+              CL_SUCCESS);
+  }
+  ASSERT_EQ(clWaitForEvents(1, &reads[1]), CL_SUCCESS);
+  for (size_t i = 0; i + 1 < kItems; ++i) ASSERT_EQ(hosts[1][i], long_work_value(31, i + 1)) << i;
+  ASSERT_EQ(clFinish(queue()), CL_SUCCESS);
+  const cl_ulong after = device_timer(gpu);
+  expect_ended_before(kernel, after);
+  for (size_t r = 0; r < kReads; ++r) {
+    const size_t first = r % kItems;
+    for (size_t i = 0; i < kItems - first; ++i) ASSERT_EQ(hosts[r][i], long_work_value(31, first + i)) << r << " " << i;
+    if (reads[r]) {
+      expect_ended_before(reads[r], after);
+      EXPECT_LE(profile(kernel, CL_PROFILING_COMMAND_END), profile(reads[r], CL_PROFILING_COMMAND_START));
+      clReleaseEvent(reads[r]);
+    }
+  }
+  clReleaseEvent(kernel);
+}
+
+// What a non-blocking read brings is what later commands of the queue find in that memory: a
+// write from it, and a blocking read into it, come after the read's bytes have landed.
+TEST_F(CudaWaits, LaterCommandsFindWhatANonBlockingReadBrought) {
+  Mem out = zeros(kItems), copy = zeros(kItems), other = zeros(kItems);
+  clReleaseEvent(long_work(queue(), other, 44));
+  ASSERT_EQ(clFinish(queue()), CL_SUCCESS);
+  std::vector<cl_uint> host(kItems, 0);
+  for (int round = 0; round < 3; ++round) {
+    const cl_uint seed = 40 + static_cast<cl_uint>(round);
+    clReleaseEvent(long_work(queue(), out, seed));
+    const size_t bytes = kItems * sizeof(cl_uint);
+    ASSERT_EQ(clEnqueueReadBuffer(queue(), out, CL_FALSE, 0, bytes, host.data(), 0, nullptr, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clEnqueueWriteBuffer(queue(), copy, CL_FALSE, 0, bytes, host.data(), 0, nullptr, nullptr), CL_SUCCESS);
+    std::vector<cl_uint> copied = read_buffer<cl_uint>(queue(), copy, kItems);
+    for (size_t i = 0; i < kItems; ++i) ASSERT_EQ(copied[i], long_work_value(seed, i)) << round << " " << i;
+
+    clReleaseEvent(long_work(queue(), out, seed + 10));
+    ASSERT_EQ(clEnqueueReadBuffer(queue(), out, CL_FALSE, 0, bytes, host.data(), 0, nullptr, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clEnqueueReadBuffer(queue(), other, CL_TRUE, 0, bytes, host.data(), 0, nullptr, nullptr), CL_SUCCESS);
+    for (size_t i = 0; i < kItems; ++i) ASSERT_EQ(host[i], long_work_value(44, i)) << round << " " << i;
+  }
+}
+
 // One thread keeps adding to a counter on a queue while another reads it there with blocking
 // reads: each read waits for what was enqueued before it and sees no count go backwards.
 TEST_F(CudaWaits, BlockingReadsAmongAnotherThreadsKernelsSeeTheCountGrow) {
@@ -198,19 +262,22 @@ TEST_F(CudaWaits, WaitersOnSeveralQueuesAtOnce) {
   constexpr int kThreads = 3, kTrips = 200;
   std::vector<cl_command_queue> queues;
   std::vector<Mem> counters;
+  std::vector<Kernels> kernels;
   for (int i = 0; i < kThreads; ++i) {
     cl_int status = CL_SUCCESS;
     queues.push_back(clCreateCommandQueue(context(), gpu, 0, &status));
     ASSERT_EQ(status, CL_SUCCESS);
     counters.push_back(zeros(kItems));
+    kernels.push_back(own_kernels());
   }
   std::vector<std::thread> threads;
   for (int i = 0; i < kThreads; ++i) {
     threads.emplace_back([&, i] {
       for (int trip = 0; trip < kTrips; ++trip) {
-        add_one(queues[i], counters[i], kItems, false);
+        add_one(queues[i], counters[i], kItems, false, kernels[i].add_one);
         if (trip % 10 == 0) {
-          cl_event event = long_work(queues[i], counters[i], 1);  // overwritten by later adds
+          // Overwritten by later adds.
+          cl_event event = long_work(queues[i], counters[i], 1, kItems, kLongSteps, kernels[i].long_work);
           clReleaseEvent(event);
           EXPECT_EQ(clFinish(queues[i]), CL_SUCCESS);
           // Restart the count from the long kernel's values, read back after clFinish.

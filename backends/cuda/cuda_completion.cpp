@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 
 #include "backends/cuda/cuda_execute.h"
 #include "backends/cuda/cuda_prefetch.h"
@@ -84,9 +85,10 @@ std::shared_ptr<CompletionQueue> CompletionQueue::start(std::shared_ptr<CudaCont
   return queue;
 }
 
-void CompletionQueue::push(Work& work, cl_int status, Kind kind, bool started, const TimingEvents& timing) {
+void CompletionQueue::push(Work& work, cl_int status, Kind kind, bool started, const TimingEvents& timing,
+                           CopyOut copy_out) {
   std::unique_lock lock(mutex_);
-  Item item{&work, status, kind, nullptr, timing, started};
+  Item item{&work, status, kind, nullptr, timing, started, 0, 0, copy_out};
   // Only work that something may wait for alone needs a checkpoint: the rest (a direct
   // command, which clFinish counts) is finished with the work around it.
   if (kind == Kind::StreamWork && ++since_checkpoint_ >= kCheckpointSpacing && work.observable() &&
@@ -97,17 +99,17 @@ void CompletionQueue::push(Work& work, cl_int status, Kind kind, bool started, c
 }
 
 void CompletionQueue::push_seen_done(Work& work, cl_int status, bool started, const TimingEvents& timing,
-                                     uint64_t dry_through) {
+                                     uint64_t dry_through, CopyOut copy_out) {
   std::unique_lock lock(mutex_);
   // Nothing pushed since the stream was seen dry: a waiter's look has nothing left to see.
   const bool last = pushed_.load(std::memory_order_relaxed) == dry_through;
-  append(lock, {&work, status, Kind::Done, nullptr, timing, started});
+  append(lock, {&work, status, Kind::Done, nullptr, timing, started, 0, 0, copy_out});
   if (last) note_done_through(dry_through + 1);
 }
 
 void CompletionQueue::push_gated(Work& work, Kind kind, bool started) {
   std::unique_lock lock(mutex_);
-  append(lock, {&work, CL_SUCCESS, kind, nullptr, {}, started});
+  append(lock, {&work, CL_SUCCESS, kind, nullptr, {}, started, 0, 0, {}});
 }
 
 CUevent CompletionQueue::record_checkpoint_locked() {
@@ -127,6 +129,7 @@ void CompletionQueue::append(std::unique_lock<std::mutex>& lock, const Item& ite
   pushed_.store(items_.back().ordinal, std::memory_order_release);
   // Counted while the lock keeps the thread from taking the item.
   if (item.kind == Kind::Host || item.kind == Kind::Deferred) gated_.fetch_add(1, std::memory_order_acq_rel);
+  if (item.copy_out.slot >= 0) copy_outs_.fetch_add(1, std::memory_order_acq_rel);
   outstanding_.fetch_add(1, std::memory_order_relaxed);
   if (item.work->observable()) observable_queued_.fetch_add(1, std::memory_order_relaxed);
   queued_.store(items_.size(), std::memory_order_release);
@@ -389,6 +392,7 @@ void CompletionQueue::finish_batch(std::vector<Item>& batch) {
         gated_.fetch_sub(1, std::memory_order_acq_rel);
         break;
     }
+    if (item.copy_out.slot >= 0) copy_out(item.copy_out, status);
     outstanding_.fetch_sub(1, std::memory_order_release);
     if (item.transfer_bytes) transfer_bytes_.fetch_sub(item.transfer_bytes, std::memory_order_acq_rel);
     if (status < 0) report_loss(*item.work);
@@ -400,6 +404,12 @@ void CompletionQueue::finish_batch(std::vector<Item>& batch) {
     if (batch[i].checkpoint) events_.give_back(batch[i].checkpoint);
   }
   batch.erase(batch.begin(), batch.begin() + static_cast<std::ptrdiff_t>(finished));
+}
+
+void CompletionQueue::copy_out(const CopyOut& copy, cl_int status) {
+  if (status >= 0) std::memcpy(copy.to, bounce_.slot(copy.slot), copy.size);
+  bounce_.release(copy.slot);
+  copy_outs_.fetch_sub(1, std::memory_order_acq_rel);
 }
 
 void CompletionQueue::report_times(Item& item, cl_int status) {

@@ -22,6 +22,7 @@
 #include "backends/cuda/cuda_context.h"
 #include "backends/cuda/cuda_device_clock.h"
 #include "backends/cuda/cuda_event_pool.h"
+#include "backends/cuda/cuda_read_bounce.h"
 #include "base/clock.h"
 
 namespace cucl::backend::cuda {
@@ -49,15 +50,25 @@ class CompletionQueue {
   CompletionQueue(const CompletionQueue&) = delete;
   CompletionQueue& operator=(const CompletionQueue&) = delete;
 
+  // A read that landed in a slot of bounce(): its bytes go to `to` once the item is done,
+  // before Work::finished, and the slot goes back.
+  using CopyOut = BouncedRead;
+
   // After enqueuing the work's operations (the context is current on the calling thread),
   // with the timing events recorded around them, which the queue gives back. `started`: the
   // submitter has called Work::started (else this thread does, see finish_batch).
-  void push(Work& work, cl_int status, Kind kind, bool started, const TimingEvents& timing = {});
+  void push(Work& work, cl_int status, Kind kind, bool started, const TimingEvents& timing = {},
+            CopyOut copy_out = {});
   // Host and Deferred work: everything submitted after it is deferred too until this
   // thread has handled it (see gated()).
   void push_gated(Work& work, Kind kind, bool started);
   // A host function or deferred work is pending: new work must be pushed as Deferred.
   bool gated() const { return gated_.load(std::memory_order_acquire) != 0; }
+  // The stream's page-locked read slots (see CopyOut).
+  ReadBounce& bounce() { return bounce_; }
+  // Items with a CopyOut are not finished yet: their bytes have not reached the application's
+  // memory, so work that reads or writes host memory as it is enqueued must be deferred.
+  bool copying_out() const { return copy_outs_.load(std::memory_order_acquire) != 0; }
   // Times profiled work (timing events recorded by submitters, measured by this thread).
   DeviceClock& clock() { return *clock_; }
   // Items pushed and not yet finished: their work may still be on the stream.
@@ -73,7 +84,8 @@ class CompletionQueue {
   void look();
   // Work its submitter has already seen end (Work::waited_by_submitter): the stream ran dry
   // after it, in a wait_until_dry that covered the items up to `dry_through`.
-  void push_seen_done(Work& work, cl_int status, bool started, const TimingEvents& timing, uint64_t dry_through);
+  void push_seen_done(Work& work, cl_int status, bool started, const TimingEvents& timing, uint64_t dry_through,
+                      CopyOut copy_out);
   // For a submitter that waits anyway (Work::waited_by_submitter): waits until everything
   // enqueued on the stream so far is done, looking at it as a waiter does, then sleeping on an
   // event (the context is current). `dry_through`: the items that wait covered.
@@ -95,13 +107,15 @@ class CompletionQueue {
     bool started = false;          // Work::started has been called
     uint64_t ordinal = 0;          // 1 for the first item pushed, 2 for the next...
     size_t transfer_bytes = 0;     // what its work moves between host memory and the GPU
+    CopyOut copy_out;
   };
 
   CompletionQueue(std::shared_ptr<CudaContext> context, CUstream stream, std::shared_ptr<DeviceClock> clock)
       : context_(std::move(context)),
         stream_(stream),
         clock_(std::move(clock)),
-        events_(context_, CU_EVENT_DISABLE_TIMING | CU_EVENT_BLOCKING_SYNC) {}
+        events_(context_, CU_EVENT_DISABLE_TIMING | CU_EVENT_BLOCKING_SYNC),
+        bounce_(context_) {}
   static void run(std::shared_ptr<CompletionQueue> self);
   // Queues `item` and releases the lock.
   void append(std::unique_lock<std::mutex>& lock, const Item& item);
@@ -141,6 +155,8 @@ class CompletionQueue {
     item.started = true;
     item.work->started();
   }
+  // The bytes of a done read go to the application's memory (unless it failed); the slot goes back.
+  void copy_out(const CopyOut& copy, cl_int status);
   // Profiled work learns when it ran (before finished()); the timing events go back.
   void report_times(Item& item, cl_int status);
   // CL_SUCCESS, or CL_OUT_OF_RESOURCES after noting a lost context.
@@ -152,6 +168,7 @@ class CompletionQueue {
   CUstream stream_;
   std::shared_ptr<DeviceClock> clock_;
   EventPool events_;  // checkpoints and the thread's own waits
+  ReadBounce bounce_;
 
   // The fields below fall in groups of one cache line or more each, by who writes them: a
   // line that one thread writes while another reads it in a loop costs the writer a miss per
@@ -170,6 +187,7 @@ class CompletionQueue {
   alignas(kCacheLine) std::atomic<size_t> outstanding_{0};  // pushed and not yet finished
   std::atomic<size_t> transfer_bytes_{0};                  // their transfer_bytes
   std::atomic<unsigned> gated_{0};                         // Host and Deferred items not yet handled
+  std::atomic<unsigned> copy_outs_{0};                     // items with a CopyOut not yet finished
   // Written by waiting threads (and by this thread's own looks at the stream).
   alignas(kCacheLine) std::atomic<unsigned> waiters_{0};  // threads in wait_began() .. wait_ended()
   // Every StreamWork item up to this ordinal is done (the stream was seen idle, or an event

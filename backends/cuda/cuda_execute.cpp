@@ -192,6 +192,20 @@ struct StreamWaits {
   }
 };
 
+struct TouchesHost {
+  bool operator()(const op::Copy& copy) const { return copy.size && (!copy.src.memory || !copy.dst.memory); }
+  bool operator()(const op::CopyRect& rect) const { return !rect.src.memory || !rect.dst.memory; }
+  bool operator()(const op::Fill& fill) const { return fill.size && !fill.dst.memory; }
+  bool operator()(const op::CommandList& list) const {
+    return std::any_of(list.recorded->operations.begin(), list.recorded->operations.end(),
+                       [this](const Operation& operation) { return std::visit(*this, operation); });
+  }
+  template <class Other>
+  bool operator()(const Other&) const {
+    return false;
+  }
+};
+
 // Whether a list's operations can all be captured into a CUDA graph: device work only (no
 // host memory at either end of a copy, no printf, whose records the host reads after each
 // kernel, no sampled CUDA arrays).
@@ -249,6 +263,8 @@ Enqueued enqueue_command_list(CudaContext& context, CUstream stream, const op::R
 }
 
 }  // namespace
+
+bool touches_host_memory(const Operation& operation) { return std::visit(TouchesHost{}, operation); }
 
 bool waits_for_stream(CudaContext& context, const Operation& operation) {
   return std::visit(StreamWaits{context}, operation);

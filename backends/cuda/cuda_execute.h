@@ -26,6 +26,11 @@ Enqueued enqueue_work(CudaContext& context, CUstream stream, const Work& work, c
 // work (copies it does on the host, reads into pageable memory, staged transfers).
 bool waits_for_stream(CudaContext& context, const Operation& operation);
 
+// Whether enqueue_operation reads or writes application memory on the host as it is enqueued
+// (the driver stages a small pageable write's source at once, copies between two host ends
+// run here): anything with a host end but maps and unmaps, whose regions are page-locked.
+bool touches_host_memory(const Operation& operation);
+
 // The rectangular copies (clEnqueue*BufferRect).
 Pending enqueue_copy_rect(CudaContext& context, CUstream stream, const op::CopyRect& rect);
 

@@ -11,15 +11,25 @@ ReadBounce::~ReadBounce() {
   }
 }
 
-ReadBounce::Lease ReadBounce::acquire() {
-  std::unique_lock lock(mutex_, std::try_to_lock);
-  if (!lock.owns_lock() || refused_) return {};
-  if (!memory_ && context_->driver().cuMemHostAlloc(&memory_, kCapacity, 0) != CUDA_SUCCESS) {
-    memory_ = nullptr;
-    refused_ = true;
-    return {};
+int ReadBounce::acquire() {
+  if (!ready_.load(std::memory_order_acquire)) {
+    std::lock_guard lock(mutex_);
+    if (!memory_ && !refused_) {
+      if (context_->driver().cuMemHostAlloc(&memory_, kSlotSize * kSlots, 0) != CUDA_SUCCESS) {
+        memory_ = nullptr;
+        refused_ = true;
+      }
+      ready_.store(memory_, std::memory_order_release);
+    }
+    if (!memory_) return -1;
   }
-  return Lease(std::move(lock), memory_);
+  uint32_t used = used_.load(std::memory_order_relaxed);
+  for (;;) {
+    const uint32_t free = ~used & ((1u << kSlots) - 1);
+    if (free == 0) return -1;
+    const int index = __builtin_ctz(free);
+    if (used_.compare_exchange_weak(used, used | (1u << index), std::memory_order_acquire)) return index;
+  }
 }
 
 }  // namespace cucl::backend::cuda

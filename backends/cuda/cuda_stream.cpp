@@ -47,26 +47,25 @@ void CudaStream::submit(Work& work) {
   cl_int status = CL_OUT_OF_RESOURCES;
   Kind kind = Kind::Done;
   TimingEvents timing;
-  uint64_t dry_through = 0;
   if (context_->lost()) {  // the driver would fail it too (or, waiting for the stream, hang)
     completion_->push(work, status, kind, started);
     return;
   }
   try {
     context_->make_current();
-    // A blocking small read: behind the stream's work into bounce_, waited for here.
-    if (!completion_->gated() && read_for_its_waiter(work, timing, status, dry_through)) {
-      completion_->push_seen_done(work, status, started, timing, dry_through);
-      return;
-    }
+    if (!completion_->gated() && read_through_bounce(work, started, timing)) return;
     // After a host function or deferred work that has not run yet, and where the enqueue
     // would wait for earlier commands (or another stream's): the completion thread enqueues
     // it once they are done, and the submitter goes on at once. A submitter that waits for
     // the work anyway waits for this stream's earlier work itself, then enqueues it: the
-    // hand-offs to the completion thread and back cost more than that wait.
-    if (completion_->gated() ||
+    // hand-offs to the completion thread and back cost more than that wait. While reads
+    // wait to be copied out of their slots, work that reads or writes host memory as it is
+    // enqueued comes after them.
+    uint64_t dry_through = 0;
+    const bool copying_out = completion_->copying_out();
+    if (completion_->gated() || (copying_out && touches_host_memory(operation)) ||
         ((completion_->busy() || !work.device_waits().empty()) && waits_for_stream(*context_, operation) &&
-         !(work.waited_by_submitter() && work.device_waits().empty() &&
+         !(work.waited_by_submitter() && work.device_waits().empty() && !copying_out &&
            completion_->wait_until_dry(dry_through) == CL_SUCCESS))) {
       completion_->push_gated(work, Kind::Deferred, started);
       return;
@@ -85,22 +84,38 @@ void CudaStream::submit(Work& work) {
   completion_->push(work, status, kind, started, timing);
 }
 
-bool CudaStream::read_for_its_waiter(Work& work, TimingEvents& timing, cl_int& status, uint64_t& dry_through) {
+bool CudaStream::read_through_bounce(Work& work, bool started, TimingEvents& timing) {
+  using Kind = CompletionQueue::Kind;
   const auto* copy = std::get_if<op::Copy>(&work.operation());
-  if (!copy || !copy->src.memory || copy->dst.memory || copy->size == 0 || copy->size > ReadBounce::kCapacity ||
-      !work.waited_by_submitter() || !work.device_waits().empty()) {
+  if (!copy || !copy->src.memory || copy->dst.memory || copy->size == 0 || copy->size > ReadBounce::kSlotSize ||
+      !work.device_waits().empty()) {
     return false;
   }
   // Memory registered for a USE_HOST_PTR buffer is copied on the host.
   if (static_cast<const CudaMemory&>(*copy->src.memory).host_address(copy->src.offset)) return false;
-  ReadBounce::Lease bounce = bounce_.acquire();
-  if (!bounce) return false;
+  void* to = static_cast<char*>(copy->dst.host) + copy->dst.offset;
+  // A USE_HOST_PTR buffer's memory: later work may read it through the buffer's device
+  // mapping, so the DMA must land there itself.
+  if (context_->host_registry().coverage(to, copy->size) != HostRegistry::Coverage::None) return false;
+  // Nobody waits: only a read that would be deferred (behind earlier work, into memory the
+  // driver does not know). Where the driver knows it (managed memory), later work on the
+  // device may read what the DMA puts there.
+  const bool waited = work.waited_by_submitter();
+  if (!waited && (!completion_->busy() || !device_to_host_waits(*context_, to, copy->size))) return false;
+  ReadBounce& bounce = completion_->bounce();
+  BounceSlot slot(bounce, bounce.acquire());
+  if (!slot) return false;
   op::Copy bounced = *copy;
-  bounced.dst.host = bounce.memory();
-  bounced.dst.offset = 0;
-  status = enqueue_work(*context_, stream_, work, bounced, completion_->clock(), timing).status;
-  if (status >= 0) status = completion_->wait_until_dry(dry_through);
-  if (status >= 0) std::memcpy(static_cast<char*>(copy->dst.host) + copy->dst.offset, bounce.memory(), copy->size);
+  bounced.dst = Location{nullptr, bounce.slot(slot.index()), 0};
+  cl_int status = enqueue_work(*context_, stream_, work, bounced, completion_->clock(), timing).status;
+  uint64_t dry_through = 0;
+  if (waited && status >= 0) status = completion_->wait_until_dry(dry_through);
+  const CompletionQueue::CopyOut copy_out{slot.take(), to, copy->size};
+  if (waited) {
+    completion_->push_seen_done(work, status, started, timing, dry_through, copy_out);
+  } else {
+    completion_->push(work, status, status >= 0 ? Kind::StreamWork : Kind::Done, started, timing, copy_out);
+  }
   return true;
 }
 

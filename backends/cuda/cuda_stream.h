@@ -9,7 +9,6 @@
 #include "backends/cuda/cuda_context.h"
 #include "backends/cuda/cuda_device_clock.h"
 #include "backends/cuda/cuda_event_pool.h"
-#include "backends/cuda/cuda_read_bounce.h"
 
 namespace cucl::backend::cuda {
 
@@ -34,17 +33,17 @@ class CudaStream final : public Stream {
   bool times_work() const override { return true; }
 
  private:
-  // A blocking read of at most ReadBounce::kCapacity bytes from device memory into the
-  // application's: its DMA goes behind the stream's work into bounce_, the submitter waits
-  // for it and copies the bytes out. False when the read cannot go that way (then nothing
-  // was done); else `status` is its outcome and `dry_through` what the wait covered.
-  bool read_for_its_waiter(Work& work, TimingEvents& timing, cl_int& status, uint64_t& dry_through);
+  // A read of at most ReadBounce::kSlotSize bytes from device memory into the application's
+  // memory, blocking, or one that would be deferred: its DMA goes behind the stream's work
+  // into a page-locked slot at once, and the completion thread copies the bytes out when it
+  // finishes the work; a blocking call's thread waits for the DMA itself first. True when it
+  // went that way (and was pushed); false when nothing was done. Throws CudaError.
+  bool read_through_bounce(Work& work, bool started, TimingEvents& timing);
 
   std::shared_ptr<CudaContext> context_;
   CUstream stream_ = nullptr;
   std::shared_ptr<CompletionQueue> completion_;
   std::shared_ptr<EventPool> points_;  // the points it marks, which outlive it
-  ReadBounce bounce_{context_};
 };
 
 }  // namespace cucl::backend::cuda

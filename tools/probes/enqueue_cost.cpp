@@ -2,7 +2,8 @@
 // with TYPE=cpu) of the first platform whose name contains $PLATFORM (any platform without it): N empty-kernel
 // launches then clFinish, N launches each followed by clFinish, and the same with 4-byte
 // non-blocking writes -- cucl-bench's launch and transfer rows; then a blocking 4-byte read,
-// alone and behind a launch. Each phase prints its wall
+// alone and behind a launch, and a non-blocking one behind a launch, waited for by clFinish or
+// by its event. Each phase prints its wall
 // time per command; under callgrind each phase is also dumped on its own (the counters are
 // zeroed before it), so `callgrind_annotate --inclusive=yes` splits a command's instructions
 // between the loader, cucl and the CUDA driver, thread by thread. Not part of the build:
@@ -117,6 +118,20 @@ int main(int argc, char** argv) {
   run("launch+read", single_reps, 1, [&] {
     launch();
     read();
+  });
+  // The same with a non-blocking read, then clFinish, or a wait for the read's event (as SYCL
+  // runtimes do).
+  run("launch+readnb+finish", single_reps, 1, [&] {
+    launch();
+    CHECK(clEnqueueReadBuffer(queue, word, CL_FALSE, 0, 4, &result, 0, nullptr, nullptr));
+    CHECK(clFinish(queue));
+  });
+  run("launch+readnb+wait", single_reps, 1, [&] {
+    launch();
+    cl_event event = nullptr;
+    CHECK(clEnqueueReadBuffer(queue, word, CL_FALSE, 0, 4, &result, 0, nullptr, &event));
+    CHECK(clWaitForEvents(1, &event));
+    CHECK(clReleaseEvent(event));
   });
   clReleaseMemObject(word);
   clReleaseKernel(empty);
