@@ -3,25 +3,27 @@
 namespace cucl::backend::cuda {
 
 ReadBounce::~ReadBounce() {
-  if (!memory_) return;
+  void* memory = memory_.load(std::memory_order_acquire);
+  if (!memory) return;
   try {
     context_->make_current();
-    context_->driver().cuMemFreeHost(memory_);
+    context_->driver().cuMemFreeHost(memory);
   } catch (const CudaError&) {
   }
 }
 
 int ReadBounce::acquire() {
-  if (!ready_.load(std::memory_order_acquire)) {
+  if (!memory_.load(std::memory_order_acquire)) {
     std::lock_guard lock(mutex_);
-    if (!memory_ && !refused_) {
-      if (context_->driver().cuMemHostAlloc(&memory_, kSlotSize * kSlots, 0) != CUDA_SUCCESS) {
-        memory_ = nullptr;
+    if (!memory_.load(std::memory_order_relaxed) && !refused_) {
+      void* memory = nullptr;
+      if (context_->driver().cuMemHostAlloc(&memory, kSlotSize * kSlots, 0) == CUDA_SUCCESS) {
+        memory_.store(memory, std::memory_order_release);
+      } else {
         refused_ = true;
       }
-      ready_.store(memory_, std::memory_order_release);
     }
-    if (!memory_) return -1;
+    if (!memory_.load(std::memory_order_relaxed)) return -1;
   }
   uint32_t used = used_.load(std::memory_order_relaxed);
   for (;;) {

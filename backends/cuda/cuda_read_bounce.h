@@ -31,15 +31,16 @@ class ReadBounce {
   // A free slot, or -1 (all in use, or no page-locked memory to be had). The context is
   // current: the memory is allocated at the first call.
   int acquire();
-  void* slot(int index) const { return static_cast<char*>(memory_) + static_cast<size_t>(index) * kSlotSize; }
+  void* slot(int index) const {
+    return static_cast<char*>(memory_.load(std::memory_order_acquire)) + static_cast<size_t>(index) * kSlotSize;
+  }
   void release(int index) { used_.fetch_and(~(1u << index), std::memory_order_release); }
 
  private:
   std::shared_ptr<CudaContext> context_;
-  std::mutex mutex_;  // the first allocation
-  std::atomic<void*> ready_{nullptr};
-  void* memory_ = nullptr;
-  bool refused_ = false;  // the driver had no page-locked memory for it
+  std::mutex mutex_;                   // the first allocation
+  std::atomic<void*> memory_{nullptr};  // made at the first acquire()
+  bool refused_ = false;               // the driver had no page-locked memory for it (under mutex_)
   std::atomic<uint32_t> used_{0};
 };
 

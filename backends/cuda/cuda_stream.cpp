@@ -54,19 +54,7 @@ void CudaStream::submit(Work& work) {
   try {
     context_->make_current();
     if (!completion_->gated() && read_through_bounce(work, started, timing)) return;
-    // After a host function or deferred work that has not run yet, and where the enqueue
-    // would wait for earlier commands (or another stream's): the completion thread enqueues
-    // it once they are done, and the submitter goes on at once. A submitter that waits for
-    // the work anyway waits for this stream's earlier work itself, then enqueues it: the
-    // hand-offs to the completion thread and back cost more than that wait. While reads
-    // wait to be copied out of their slots, work that reads or writes host memory as it is
-    // enqueued comes after them.
-    uint64_t dry_through = 0;
-    const bool copying_out = completion_->copying_out();
-    if (completion_->gated() || (copying_out && touches_host_memory(operation)) ||
-        ((completion_->busy() || !work.device_waits().empty()) && waits_for_stream(*context_, operation) &&
-         !(work.waited_by_submitter() && work.device_waits().empty() && !copying_out &&
-           completion_->wait_until_dry(dry_through) == CL_SUCCESS))) {
+    if (must_defer(work)) {
       completion_->push_gated(work, Kind::Deferred, started);
       return;
     }
@@ -82,6 +70,25 @@ void CudaStream::submit(Work& work) {
     status = CL_OUT_OF_RESOURCES;
   }
   completion_->push(work, status, kind, started, timing);
+}
+
+bool CudaStream::must_defer(const Work& work) {
+  const Operation& operation = work.operation();
+  // After a host function or deferred work that has not run yet.
+  if (completion_->gated()) return true;
+  // While reads wait to be copied out of their slots, work that reads or writes host memory
+  // as it is enqueued comes after them.
+  const bool copying_out = completion_->copying_out();
+  if (copying_out && touches_host_memory(operation)) return true;
+  // Where the enqueue would wait for earlier commands (or another stream's): the completion
+  // thread enqueues it once they are done, and the submitter goes on at once.
+  const bool follows_streams = !work.device_waits().empty();
+  if (!(completion_->busy() || follows_streams) || !waits_for_stream(*context_, operation)) return false;
+  // A submitter that waits for the work anyway waits for this stream's earlier work itself,
+  // then enqueues it: the hand-offs to the completion thread and back cost more than that wait.
+  if (!work.waited_by_submitter() || follows_streams || copying_out) return true;
+  uint64_t dry_through = 0;
+  return completion_->wait_until_dry(dry_through) != CL_SUCCESS;
 }
 
 bool CudaStream::read_through_bounce(Work& work, bool started, TimingEvents& timing) {

@@ -39,6 +39,10 @@ class CudaStream final : public Stream {
   // finishes the work; a blocking call's thread waits for the DMA itself first. True when it
   // went that way (and was pushed); false when nothing was done. Throws CudaError.
   bool read_through_bounce(Work& work, bool started, TimingEvents& timing);
+  // Whether the work goes to the completion thread as Deferred (which then enqueues it once
+  // everything before it is done) rather than being enqueued here; a blocking call's thread
+  // may wait for the stream here first instead. The context is current.
+  bool must_defer(const Work& work);
 
   std::shared_ptr<CudaContext> context_;
   CUstream stream_ = nullptr;
