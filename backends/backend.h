@@ -57,6 +57,11 @@ class Work {
   // is only counted with the work around it (a queue's direct commands, which clFinish
   // counts) needs no prompt report of its own: a stream may leave it unreaped for a while.
   virtual bool observable() const { return true; }
+  // Whether finishing this work does more than report its end: runs something on the host
+  // that the application may see (a mapping given up, bytes copied out). Work that does not
+  // may be counted as ended once the device is done with it (Stream::ended_through), before
+  // finished() has run.
+  virtual bool finishes_on_host() const { return true; }
   // The thread now submitting this work is the application's, inside a blocking call that
   // waits for this work's end as soon as submit() returns: a stream may keep that thread
   // waiting for the work before it rather than hand this work to a thread of its own.
@@ -98,6 +103,14 @@ class Stream {
   // platform's default (zero): work that still moves many bytes over the bus lasts at least
   // that long, and a waiter that sleeps through its end pays a wake-up on top.
   virtual std::chrono::microseconds watch_time() const { return std::chrono::microseconds(0); }
+  // A mark of everything submitted so far, for ended_through (0 where the stream keeps none).
+  virtual uint64_t submitted_mark() const { return 0; }
+  // Whether all the work submitted up to `mark` has ended on the device, with nothing of it
+  // left for the host to do but finished() (every such work !finishes_on_host(), none of it
+  // waiting to be enqueued): a waiter that needs no more than that (clFinish, for the commands
+  // that it only counts) need not wait for the stream's own thread to report it. Never blocks;
+  // false where the stream cannot tell.
+  virtual bool ended_through(uint64_t /*mark*/) const { return false; }
   // Whether work of `operation` submitted here can be ordered after work already submitted
   // to `earlier` by the device itself (through earlier.mark()): then platform/ submits it
   // once that work has been submitted, without waiting for it to end.

@@ -1,6 +1,10 @@
 // The device memory of a released buffer serves the next buffer of its size
 // (backends/cuda/cuda_device_allocations.h), and only once every command that used the
-// released buffer has ended: a kernel still writing it never writes the new buffer.
+// released buffer has ended: a kernel still writing it never writes the new buffer. Buffers
+// released right after a clFinish leave room for the next ones although their last commands
+// may not have been finished by the stream's thread yet (cuda_finishing_threads.h). The
+// program runs alone (RUN_SERIAL): one test takes most of the card's memory.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -84,6 +88,36 @@ TEST_F(CudaBufferReuse, ABufferReleasedWhileAKernelWritesItIsNotReusedBeforeTheK
     EXPECT_EQ(back, std::vector<cl_uint>(kItems, 0)) << "round " << round;
   }
   EXPECT_EQ(clReleaseCommandQueue(other), CL_SUCCESS);
+}
+
+// Each round takes 60 % of the card in buffers of at most CL_DEVICE_MAX_MEM_ALLOC_SIZE, writes
+// each with a command nothing names, waits with clFinish (which may return before the stream's
+// thread has finished those commands and let go of the buffers) and releases them: the next
+// round's buffers fit only once this round's have gone.
+TEST_F(CudaBufferReuse, BuffersReleasedRightAfterAFinishLeaveRoomForTheNextRound) {
+  const cl_ulong global = info_value<cl_ulong>(clGetDeviceInfo, gpu, CL_DEVICE_GLOBAL_MEM_SIZE);
+  const cl_ulong max_alloc = info_value<cl_ulong>(clGetDeviceInfo, gpu, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+  const cl_ulong round_bytes = global / 10 * 6;
+  const cl_uint marker = 0x5eed;
+  for (int round = 0; round < 6; ++round) {
+    std::vector<Mem> buffers;
+    for (cl_ulong taken = 0; taken < round_bytes;) {
+      const size_t size = static_cast<size_t>(std::min(max_alloc, round_bytes - taken));
+      buffers.push_back(make_buffer(context(), 0, size));
+      ASSERT_EQ(clEnqueueWriteBuffer(queue(), buffers.back(), CL_FALSE, size - sizeof marker, sizeof marker, &marker,
+                                     0, nullptr, nullptr),
+                CL_SUCCESS)
+          << "round " << round << ", buffer " << buffers.size();
+      taken += size;
+    }
+    ASSERT_EQ(clFinish(queue()), CL_SUCCESS);
+    cl_uint back = 0;
+    const size_t last = static_cast<size_t>(std::min(max_alloc, round_bytes - (buffers.size() - 1) * max_alloc));
+    ASSERT_EQ(clEnqueueReadBuffer(queue(), buffers.back(), CL_TRUE, last - sizeof back, sizeof back, &back, 0,
+                                  nullptr, nullptr),
+              CL_SUCCESS);
+    EXPECT_EQ(back, marker) << "round " << round;
+  }
 }
 
 }  // namespace

@@ -8,11 +8,13 @@
 #include <vector>
 
 #include "support/kernel_support.h"
+#include "svm_test_helpers.h"
 #include "test_cuda_helpers.h"
 
 using namespace cucl_test;
 using namespace buffer_test;
 using namespace cuda_test;
+using svm_test::SvmPointer;
 
 namespace {
 
@@ -328,6 +330,42 @@ TEST_F(CudaWaits, AnEventAmongABurstOfWritesCompletesWhileTheBurstGoesOn) {
   ASSERT_EQ(clEnqueueReadBuffer(queue(), counter, CL_TRUE, 0, 4, &count, 0, nullptr, nullptr), CL_SUCCESS);
   EXPECT_EQ(count, 1u);
   clReleaseEvent(marked);
+}
+
+// clFinish over commands without events ends once the device has done them, which may come
+// before the stream's thread has finished them (Stream::ended_through). What kernels wrote is
+// there at once for the host (fine-grain SVM, read without a command: a wait that ended early
+// would show the values of the round before), and what a command finishes on the host is not
+// skipped: a non-blocking read's bytes, copied out of a page-locked slot.
+TEST_F(CudaWaits, FinishOverCommandsWithoutEventsEndsAfterAllTheyDid) {
+  if (!(svm_test::svm_capabilities(gpu) & CL_DEVICE_SVM_FINE_GRAIN_BUFFER)) GTEST_SKIP() << "no fine-grain SVM";
+  SvmPointer out(context(), CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, kItems * sizeof(cl_uint));
+  SvmPointer counter(context(), CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, sizeof(cl_uint));
+  ASSERT_NE(out.get(), nullptr);
+  ASSERT_NE(counter.get(), nullptr);
+  Kernels kernels = own_kernels();
+  for (cl_uint seed = 1; seed <= 3; ++seed) {
+    set_args(kernels.long_work, cl_mem{nullptr}, seed, kLongSteps, kAffineMul, kAffineInc);
+    ASSERT_EQ(clSetKernelArgSVMPointer(kernels.long_work, 0, out.get()), CL_SUCCESS);
+    launch(queue(), kernels.long_work, kItems, false);
+    ASSERT_EQ(clFinish(queue()), CL_SUCCESS);
+    for (size_t i = 0; i < kItems; ++i) ASSERT_EQ(out.as<cl_uint>()[i], long_work_value(seed, i)) << seed << " " << i;
+  }
+  *counter.as<cl_uint>() = 0;
+  ASSERT_EQ(clSetKernelArgSVMPointer(kernels.add_one, 0, counter.get()), CL_SUCCESS);
+  Mem copy = zeros(1);
+  for (cl_uint trip = 1; trip <= 300; ++trip) {
+    launch(queue(), kernels.add_one, 1, false);
+    ASSERT_EQ(clFinish(queue()), CL_SUCCESS);
+    ASSERT_EQ(*counter.as<cl_uint>(), trip);
+    // The count goes on through a buffer, and comes back by a non-blocking read.
+    ASSERT_EQ(clEnqueueWriteBuffer(queue(), copy, CL_FALSE, 0, 4, counter.get(), 0, nullptr, nullptr), CL_SUCCESS);
+    add_one(queue(), copy, 1, false);
+    cl_uint read = 0;
+    ASSERT_EQ(clEnqueueReadBuffer(queue(), copy, CL_FALSE, 0, 4, &read, 0, nullptr, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clFinish(queue()), CL_SUCCESS);
+    ASSERT_EQ(read, trip + 1);
+  }
 }
 
 }  // namespace

@@ -46,6 +46,9 @@ constexpr auto kMergeWindow = std::chrono::microseconds(200);
 // A waiter that looked at the stream this recently still looks (each look is one
 // cuStreamQuery, ~1.3-1.5 us on an H200): this thread leaves the driver to it.
 constexpr uint64_t kLookingNs = 5000;
+// An allocation the card refused waits at most this long for a thread to finish what has ended
+// on the device (settle()): finishing takes microseconds, unless it runs deferred work first.
+constexpr auto kSettleLimit = std::chrono::microseconds(20000);
 // While nobody waits, the thread looks at the submitters' side (queued_, pushed_) only every
 // this many turns of its watch (about a microsecond): each look at a cache line that they
 // write on every push costs their next push a miss.
@@ -82,6 +85,7 @@ std::shared_ptr<CompletionQueue> CompletionQueue::start(std::shared_ptr<CudaCont
                                                         std::shared_ptr<DeviceClock> clock) {
   std::shared_ptr<CompletionQueue> queue(new CompletionQueue(std::move(context), stream, std::move(clock)));
   queue->thread_ = std::thread(run, queue);
+  queue->context_->finishing_threads().track(queue);
   return queue;
 }
 
@@ -122,15 +126,20 @@ CUevent CompletionQueue::record_checkpoint_locked() {
 
 void CompletionQueue::append(std::unique_lock<std::mutex>& lock, const Item& item) {
   items_.push_back(item);
-  items_.back().ordinal = pushed_.load(std::memory_order_relaxed) + 1;
-  items_.back().transfer_bytes = host_transfer_bytes(context_->driver(), item.work->operation());
-  if (items_.back().transfer_bytes) transfer_bytes_.fetch_add(items_.back().transfer_bytes, std::memory_order_acq_rel);
-  // After the item's work was enqueued: a look that reads the ordinal comes after that work.
-  pushed_.store(items_.back().ordinal, std::memory_order_release);
-  // Counted while the lock keeps the thread from taking the item.
-  if (item.kind == Kind::Host || item.kind == Kind::Deferred) gated_.fetch_add(1, std::memory_order_acq_rel);
+  Item& queued = items_.back();
+  queued.ordinal = pushed_.load(std::memory_order_relaxed) + 1;
+  queued.transfer_bytes = host_transfer_bytes(context_->driver(), item.work->operation());
+  if (queued.transfer_bytes) transfer_bytes_.fetch_add(queued.transfer_bytes, std::memory_order_acq_rel);
+  // Counted while the lock keeps the thread from taking the item, and before the ordinal is
+  // published: whoever reads it (ended_through) sees them.
+  const bool gating = item.kind == Kind::Host || item.kind == Kind::Deferred;
+  if (gating) gated_.fetch_add(1, std::memory_order_acq_rel);
   if (item.copy_out.slot >= 0) copy_outs_.fetch_add(1, std::memory_order_acq_rel);
+  queued.finishes_on_host = gating || item.copy_out.slot >= 0 || item.work->finishes_on_host();
+  if (queued.finishes_on_host) host_finishes_.fetch_add(1, std::memory_order_acq_rel);
   outstanding_.fetch_add(1, std::memory_order_relaxed);
+  // After the item's work was enqueued: a look that reads the ordinal comes after that work.
+  pushed_.store(queued.ordinal, std::memory_order_release);
   if (item.work->observable()) observable_queued_.fetch_add(1, std::memory_order_relaxed);
   queued_.store(items_.size(), std::memory_order_release);
   const bool asleep = sleeping_;
@@ -399,6 +408,8 @@ void CompletionQueue::finish_batch(std::vector<Item>& batch) {
     report_times(item, status);
     if (!item.started) start(item);
     item.work->finished(status);
+    if (item.finishes_on_host) host_finishes_.fetch_sub(1, std::memory_order_acq_rel);
+    finished_through_.store(item.ordinal, std::memory_order_release);
   }
   for (size_t i = 0; i < finished; ++i) {
     if (batch[i].checkpoint) events_.give_back(batch[i].checkpoint);
@@ -437,7 +448,14 @@ void CompletionQueue::stop() {
   }
 }
 
+void CompletionQueue::settle() {
+  if (thread_id_.load(std::memory_order_acquire) == std::this_thread::get_id()) return;
+  const uint64_t ended = idle_through_.load(std::memory_order_acquire);
+  spin_until([&] { return finished_through_.load(std::memory_order_acquire) >= ended; }, kSettleLimit);
+}
+
 void CompletionQueue::run(std::shared_ptr<CompletionQueue> self) {
+  self->thread_id_.store(std::this_thread::get_id(), std::memory_order_release);
   std::vector<Item> batch;
   while (self->take_all(batch)) self->finish_batch(batch);
 }

@@ -27,7 +27,7 @@
 
 namespace cucl::backend::cuda {
 
-class CompletionQueue {
+class CompletionQueue final : public FinishingThread {
   static constexpr size_t kCacheLine = 64;
 
  public:
@@ -73,6 +73,14 @@ class CompletionQueue {
   DeviceClock& clock() { return *clock_; }
   // Items pushed and not yet finished: their work may still be on the stream.
   bool busy() const { return outstanding_.load(std::memory_order_acquire) != 0; }
+  // The ordinal of the last item pushed (a mark for ended_through).
+  uint64_t pushed() const { return pushed_.load(std::memory_order_acquire); }
+  // Every item up to `ordinal` has ended on the device, and no item pushed and not yet finished
+  // finishes on the host (Work::finishes_on_host, a host function, deferred work, a copy-out):
+  // only their finished() calls are left (Stream::ended_through).
+  bool ended_through(uint64_t ordinal) const {
+    return host_finishes_.load(std::memory_order_acquire) == 0 && seen_done(ordinal);
+  }
   // Someone waits for this stream's work: watch it closely (see wait_through).
   void wait_began() {
     waiters_.fetch_add(1, std::memory_order_acq_rel);
@@ -96,6 +104,8 @@ class CompletionQueue {
   // The thread finishes what is queued and ends. Callable from the thread itself (the last
   // finished() may release the stream that owns this queue).
   void stop();
+  // Until every item up to the mark of the looks (idle_through_) has been finished.
+  void settle() override;
 
  private:
   struct Item {
@@ -108,6 +118,7 @@ class CompletionQueue {
     uint64_t ordinal = 0;          // 1 for the first item pushed, 2 for the next...
     size_t transfer_bytes = 0;     // what its work moves between host memory and the GPU
     CopyOut copy_out;
+    bool finishes_on_host = false;  // counted in host_finishes_ until finished() has returned
   };
 
   CompletionQueue(std::shared_ptr<CudaContext> context, CUstream stream, std::shared_ptr<DeviceClock> clock)
@@ -188,12 +199,16 @@ class CompletionQueue {
   std::atomic<size_t> transfer_bytes_{0};                  // their transfer_bytes
   std::atomic<unsigned> gated_{0};                         // Host and Deferred items not yet handled
   std::atomic<unsigned> copy_outs_{0};                     // items with a CopyOut not yet finished
+  std::atomic<unsigned> host_finishes_{0};                 // items that finish on the host (see Item)
   // Written by waiting threads (and by this thread's own looks at the stream).
   alignas(kCacheLine) std::atomic<unsigned> waiters_{0};  // threads in wait_began() .. wait_ended()
   // Every StreamWork item up to this ordinal is done (the stream was seen idle, or an event
   // recorded after it had passed); when a waiter last looked.
   std::atomic<uint64_t> idle_through_{0};
   std::atomic<uint64_t> looked_ns_{0};
+  // Written by this thread as it finishes items (read when an allocation fails, see settle()).
+  alignas(kCacheLine) std::atomic<uint64_t> finished_through_{0};  // the last item's ordinal
+  std::atomic<std::thread::id> thread_id_{};
   // Completion thread only:
   alignas(kCacheLine) bool loss_reported_ = false;
   std::chrono::steady_clock::time_point last_take_{};   // when items last arrived

@@ -12,6 +12,7 @@
 
 #include "backends/cuda/cuda_device_allocations.h"
 #include "backends/cuda/cuda_driver.h"
+#include "backends/cuda/cuda_finishing_threads.h"
 #include "backends/cuda/cuda_host_registry.h"
 #include "backends/cuda/cuda_managed_budget.h"
 #include "backends/cuda/cuda_svm_views.h"
@@ -69,8 +70,11 @@ class CudaContext {
   HostRegistry& host_registry() { return *registry_; }
   // Device memory for buffers, released allocations kept for reuse (cuda_device_allocations.h).
   DeviceAllocations& device_allocations() { return device_allocations_; }
-  // What the card has free (cuMemGetInfo) once the kept allocations have gone back to it.
+  // What the card has free (cuMemGetInfo) once released buffers have let go of their memory
+  // and the kept allocations have gone back to it.
   CUresult free_memory(size_t* free, size_t* total);
+  // The completion threads of this context's streams (see cuda_finishing_threads.h).
+  FinishingThreads& finishing_threads() { return finishing_threads_; }
   // The managed memory (SVM) this device may still be asked for.
   ManagedBudget& managed_budget() { return managed_budget_; }
   // The coarse-grain SVM allocations made as dual views (cuda_svm_view.h).
@@ -87,6 +91,7 @@ class CudaContext {
   size_t max_pitch_ = 0;
   PitchedTextureLimits texture_limits_;
   std::shared_ptr<HostRegistry> registry_;
+  FinishingThreads finishing_threads_;
   DeviceAllocations device_allocations_;
   ManagedBudget managed_budget_;
   SvmDualViews svm_views_;

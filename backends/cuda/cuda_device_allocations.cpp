@@ -5,8 +5,8 @@
 
 namespace cucl::backend::cuda {
 
-DeviceAllocations::DeviceAllocations(const CudaDriver& driver, size_t card_bytes)
-    : driver_(driver), limit_(std::min(card_bytes / 64, size_t{1} << 30)) {}
+DeviceAllocations::DeviceAllocations(const CudaDriver& driver, size_t card_bytes, std::function<void()> settle)
+    : driver_(driver), limit_(std::min(card_bytes / 64, size_t{1} << 30)), settle_(std::move(settle)) {}
 
 CUresult DeviceAllocations::allocate(CUdeviceptr* address, size_t size) {
   {
@@ -22,7 +22,11 @@ CUresult DeviceAllocations::allocate(CUdeviceptr* address, size_t size) {
     }
   }
   CUresult result = driver_.cuMemAlloc(address, size);
-  if (result == CUDA_ERROR_OUT_OF_MEMORY && free_kept()) result = driver_.cuMemAlloc(address, size);
+  if (result == CUDA_ERROR_OUT_OF_MEMORY) {
+    // What released buffers held goes back (freed, or kept and freed here) before the retry.
+    if (settle_) settle_();
+    if (free_kept() || settle_) result = driver_.cuMemAlloc(address, size);
+  }
   if (result == CUDA_SUCCESS) {
     std::lock_guard lock(mutex_);
     ++live_;

@@ -3,13 +3,15 @@
 // at its end (CLBlast's GEMM: two 64 MiB buffers per 4096^3 call), and cuMemAlloc + cuMemFree
 // of 256 MiB costs about as much as writing it whole. What is kept is bounded (a 64th of the
 // card, at most 1 GiB, at most 16 allocations; the oldest go first), freed when an allocation
-// fails for want of memory (then tried again), when the device holds no buffer any more, and
+// fails for want of memory (then tried again, once the buffers released meanwhile have let go),
+// when the device holds no buffer any more, and
 // before anyone reads what the card has free (managed memory and CUDA arrays decide by it).
 // The platform releases a buffer's memory only once every command that used it has ended,
 // so a kept allocation is never still in use on the GPU.
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <mutex>
 #include <vector>
 
@@ -19,8 +21,10 @@ namespace cucl::backend::cuda {
 
 class DeviceAllocations {
  public:
-  // `card_bytes`: the card's memory (cuDeviceTotalMem), which bounds what is kept.
-  DeviceAllocations(const CudaDriver& driver, size_t card_bytes);
+  // `card_bytes`: the card's memory (cuDeviceTotalMem), which bounds what is kept. `settle`,
+  // when the driver has no room: lets go of memory that released buffers may still hold for a
+  // moment (FinishingThreads::settle_all), before the allocation is tried again.
+  DeviceAllocations(const CudaDriver& driver, size_t card_bytes, std::function<void()> settle = {});
   DeviceAllocations(const DeviceAllocations&) = delete;
   DeviceAllocations& operator=(const DeviceAllocations&) = delete;
 
@@ -46,6 +50,7 @@ class DeviceAllocations {
 
   const CudaDriver& driver_;
   const size_t limit_;
+  const std::function<void()> settle_;
   mutable std::mutex mutex_;
   std::vector<Kept> kept_;  // oldest first
   size_t kept_bytes_ = 0;

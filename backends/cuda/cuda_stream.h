@@ -26,6 +26,8 @@ class CudaStream final : public Stream {
   void wait_ended() override { completion_->wait_ended(); }
   void look() override { completion_->look(); }
   std::chrono::microseconds watch_time() const override { return completion_->watch_time(); }
+  uint64_t submitted_mark() const override { return completion_->pushed(); }
+  bool ended_through(uint64_t mark) const override { return completion_->ended_through(mark); }
   // Any stream of the same device, for anything but host functions (cuda_stream_point.h).
   bool can_follow_on_device(const Stream& earlier, const Operation& operation) const override;
   bool mark(const Stream& follower, std::shared_ptr<StreamPoint>& point) override;

@@ -26,6 +26,7 @@ class DirectCommand final : public backend::Work {
   const backend::Operation& operation() const override { return spec_.operation; }
   void started() override {}
   bool observable() const override { return false; }  // no event: clFinish counts it
+  bool finishes_on_host() const override { return static_cast<bool>(spec_.on_finish); }
   // Runs on_finish, lets go of what the command held, tells the queue and deletes itself.
   void finished(cl_int status) override;
   void report_error(std::string_view message) override;

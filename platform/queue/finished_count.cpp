@@ -12,10 +12,11 @@ void FinishedCount::add_one() {
   changed_.notify_all();
 }
 
-void FinishedCount::wait_for(uint64_t count, backend::Stream& stream) {
+void FinishedCount::wait_for(uint64_t count, backend::Stream& stream, uint64_t mark) {
   if (reached(count)) return;
   StreamWaitNotice notice(&stream);
-  if (notice.watch([&] { return reached(count); })) return;
+  // Seeing the device done saves waiting for the stream's thread to finish the commands.
+  if (notice.watch([&] { return reached(count) || stream.ended_through(mark); })) return;
   std::unique_lock lock(mutex_);
   sleepers_.fetch_add(1, std::memory_order_seq_cst);
   changed_.wait(lock, [&] { return reached(count); });

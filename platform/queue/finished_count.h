@@ -16,8 +16,10 @@ class FinishedCount {
  public:
   // One more has finished (the thread that finishes commands).
   void add_one();
-  // Blocks until `count` have finished; `stream` is told that someone waits.
-  void wait_for(uint64_t count, backend::Stream& stream);
+  // Blocks until `count` have finished, or, when they finish nothing on the host, until
+  // `stream` has ended everything up to `mark` (backend::Stream::ended_through; the commands
+  // counted were submitted by then). `stream` is told that someone waits.
+  void wait_for(uint64_t count, backend::Stream& stream, uint64_t mark);
 
  private:
   bool reached(uint64_t count) const { return finished_.load(std::memory_order_seq_cst) >= count; }

@@ -86,13 +86,15 @@ Command* Queue::submission_done(Command& command) {
 void Queue::finish() {
   std::vector<Ref<Event>> waiting;
   uint64_t direct;
+  uint64_t mark;
   {
     std::lock_guard lock(mutex_);
     direct = direct_submitted_;
+    mark = stream().submitted_mark();  // direct commands reach the stream under this lock
     waiting.reserve(unfinished_.size());
     unfinished_.for_each([&](Event* event) { waiting.emplace_back(event); });
   }
-  direct_finished_.wait_for(direct, stream());
+  direct_finished_.wait_for(direct, stream(), mark);
   for (auto& event : waiting) event->wait();
 }
 

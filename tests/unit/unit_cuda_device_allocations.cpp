@@ -1,7 +1,8 @@
 // Device memory for buffers with released allocations kept for reuse
 // (backends/cuda/cuda_device_allocations.h), on the first real CUDA device: reuse of exactly
 // the released size, the bounds on what is kept, everything freed once no allocation is live,
-// and kept memory freed for an allocation that finds the card full. Skipped where there is no
+// and kept memory freed for an allocation that finds the card full, after memory that released
+// buffers still held has gone (the settle step). Skipped where there is no
 // CUDA driver or GPU (CI).
 #include <gtest/gtest.h>
 
@@ -174,6 +175,33 @@ TEST_F(DeviceAllocationsTest, AnAllocationThatFindsTheCardFullFreesWhatIsKeptAnd
   }
   allocations.release(address, size - 4 * kMiB);
   allocations.release(anchor, 4096);
+}
+
+// Memory a released buffer's last command still holds (its stream's thread has not finished it,
+// cuda_finishing_threads.h) goes before an allocation gives up: here the settle step frees it.
+TEST_F(DeviceAllocationsTest, AnAllocationThatFindsTheCardFullSettlesReleasesFirstAndTriesAgain) {
+  CUdeviceptr held = 0;
+  int settled = 0;
+  DeviceAllocations allocations(*driver_, card_bytes_, [&] {
+    ++settled;
+    if (held) driver_->cuMemFree(held);
+    held = 0;
+  });
+  const size_t size = 256 * kMiB;
+  ASSERT_EQ(driver_->cuMemAlloc(&held, size), CUDA_SUCCESS);
+  CUdeviceptr address = 0;
+  {
+    FullCard full(*driver_);
+    EXPECT_EQ(allocations.allocate(&address, size - 4 * kMiB), CUDA_SUCCESS);
+    EXPECT_EQ(settled, 1);
+    EXPECT_EQ(held, 0u);
+    EXPECT_TRUE(allocated(address));
+    // Nothing left to let go: the driver's answer, after one more settle step.
+    CUdeviceptr none = 0;
+    EXPECT_EQ(allocations.allocate(&none, size), CUDA_ERROR_OUT_OF_MEMORY);
+    EXPECT_EQ(settled, 2);
+  }
+  allocations.release(address, size - 4 * kMiB);
 }
 
 }  // namespace
