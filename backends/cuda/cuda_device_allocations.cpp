@@ -23,9 +23,11 @@ CUresult DeviceAllocations::allocate(CUdeviceptr* address, size_t size) {
   }
   CUresult result = driver_.cuMemAlloc(address, size);
   if (result == CUDA_ERROR_OUT_OF_MEMORY) {
-    // What released buffers held goes back (freed, or kept and freed here) before the retry.
-    if (settle_) settle_();
-    if (free_kept() || settle_) result = driver_.cuMemAlloc(address, size);
+    // Buffers released while their last commands were still being finished let go (freeing
+    // their memory, or keeping it, which free_kept then frees); then the driver is asked again.
+    const bool settles = static_cast<bool>(settle_);
+    if (settles) settle_();
+    if (free_kept() || settles) result = driver_.cuMemAlloc(address, size);
   }
   if (result == CUDA_SUCCESS) {
     std::lock_guard lock(mutex_);
