@@ -286,6 +286,9 @@ std::optional<cl_int> CompletionQueue::wait_through(const std::vector<Item>& bat
   // The StreamWork items of the batch were all pushed by then (Deferred ones, whose work this
   // thread enqueues later, do not count on it; see finish_batch).
   const uint64_t last = batch.back().ordinal;
+  // Only commands nothing names (see finishing_can_wait).
+  const bool unnamed = std::none_of(batch.begin() + static_cast<std::ptrdiff_t>(index), batch.end(),
+                                    [](const Item& item) { return item.work->observable(); });
   // The submitter counts as busy until it has pushed nothing for kSubmitterPause.
   Clock::time_point pushed_at = last_take_;
   uint64_t seen_pushed = last;
@@ -293,8 +296,13 @@ std::optional<cl_int> CompletionQueue::wait_through(const std::vector<Item>& bat
   spin_until(
       [&] {
         if (seen_done(last)) {
-          result = CUDA_SUCCESS;
-          return true;
+          if (!unnamed || !finishing_can_wait()) {
+            result = CUDA_SUCCESS;
+            return true;
+          }
+          // The submitter's next items come first; these are finished as they are taken.
+          merge = queued_.load(std::memory_order_acquire) != 0;
+          return merge;
         }
         const bool quiet = waiters_.load(std::memory_order_acquire) == 0 && !later_awaited &&
                            !batch[index].work->awaited();
@@ -328,6 +336,14 @@ std::optional<cl_int> CompletionQueue::wait_through(const std::vector<Item>& bat
   if (result != CUDA_ERROR_NOT_READY) return status_of(result);
   // An event recorded now follows every item pushed so far, taken or not.
   return wait_for_stream(pushed_.load(std::memory_order_acquire));
+}
+
+bool CompletionQueue::finishing_can_wait() const {
+  // A waiter that sleeps needs the count that finishing raises, and one that waits for work
+  // finished on the host needs that work finished.
+  if (host_finishes_.load(std::memory_order_acquire) != 0) return false;
+  if (waiters_.load(std::memory_order_acquire) != 0 && !waiter_looks()) return false;
+  return std::chrono::steady_clock::now() - last_take_ < kSubmitterPause;
 }
 
 cl_int CompletionQueue::status_of(CUresult result) const {
@@ -373,9 +389,16 @@ void CompletionQueue::finish_batch(std::vector<Item>& batch) {
     if (!item.started && item.work->device_waits().empty()) start(item);
     cl_int status = current ? item.status : CL_OUT_OF_RESOURCES;
     if (item.kind == Kind::StreamWork && status >= 0 && finished >= covered) {
-      std::optional<cl_int> waited = wait_through(batch, finished, covered);
-      if (!waited) break;  // newer items join this wait: the rest stays in the batch
-      covered_status = *waited;
+      if (seen_done(item.ordinal)) {
+        // A look saw it end (while this thread let it wait, see finishing_can_wait).
+        covered = finished + 1;
+        covered_status = CL_SUCCESS;
+        tail_since_ = std::chrono::steady_clock::time_point{};
+      } else {
+        std::optional<cl_int> waited = wait_through(batch, finished, covered);
+        if (!waited) break;  // newer items join this wait: the rest stays in the batch
+        covered_status = *waited;
+      }
     }
     switch (item.kind) {
       case Kind::Done:
