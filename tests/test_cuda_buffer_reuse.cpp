@@ -112,7 +112,7 @@ TEST_F(CudaBufferReuse, BuffersReleasedRightAfterAFinishLeaveRoomForTheNextRound
     }
     ASSERT_EQ(clFinish(queue()), CL_SUCCESS);
     cl_uint back = 0;
-    const size_t last = static_cast<size_t>(std::min(max_alloc, round_bytes - (buffers.size() - 1) * max_alloc));
+    const size_t last = info_value<size_t>(clGetMemObjectInfo, buffers.back().get(), CL_MEM_SIZE);
     ASSERT_EQ(clEnqueueReadBuffer(queue(), buffers.back(), CL_TRUE, last - sizeof back, sizeof back, &back, 0,
                                   nullptr, nullptr),
               CL_SUCCESS);
