@@ -4,8 +4,8 @@
 // of 256 MiB costs about as much as writing it whole. What is kept is bounded (a 64th of the
 // card, at most 1 GiB, at most 16 allocations; the oldest go first), freed when an allocation
 // fails for want of memory (then tried again, once the buffers released meanwhile have let go),
-// when the device holds no buffer any more, and
-// before anyone reads what the card has free (managed memory and CUDA arrays decide by it).
+// when the device holds no buffer any more, and before anyone reads what the card has free
+// (managed memory and CUDA arrays decide by it).
 // The platform releases a buffer's memory only once every command that used it has ended,
 // so a kept allocation is never still in use on the GPU.
 #pragma once
