@@ -3,6 +3,7 @@
 // (backends/cuda/cuda_completion.h). A wait must still end only after the work it waits for:
 // each test would see a command reported done early, in its results in host memory or in its
 // profiling times against the device timer read after the wait.
+#include <atomic>
 #include <string>
 #include <thread>
 #include <vector>
@@ -330,6 +331,34 @@ TEST_F(CudaWaits, AnEventAmongABurstOfWritesCompletesWhileTheBurstGoesOn) {
   ASSERT_EQ(clEnqueueReadBuffer(queue(), counter, CL_TRUE, 0, 4, &count, 0, nullptr, nullptr), CL_SUCCESS);
   EXPECT_EQ(count, 1u);
   clReleaseEvent(marked);
+}
+
+// Commands nothing names wait longer to be finished while their submitter stays busy (the
+// completion thread's merge window), but not for as long as it stays busy: a buffer that only
+// such a command still holds is freed (its destructor callback runs) while the application goes
+// on enqueuing, long before it would pause.
+TEST_F(CudaWaits, ABufferOnlyADirectCommandHoldsIsFreedWhileTheBurstGoesOn) {
+  Mem word = zeros(1);
+  std::atomic<bool> freed{false};
+  cl_int status = CL_SUCCESS;
+  cl_mem held = clCreateBuffer(context(), CL_MEM_READ_WRITE, 4, nullptr, &status);
+  ASSERT_EQ(status, CL_SUCCESS);
+  ASSERT_EQ(clSetMemObjectDestructorCallback(
+                held, [](cl_mem, void* flag) { static_cast<std::atomic<bool>*>(flag)->store(true); }, &freed),
+            CL_SUCCESS);
+  const cl_uint value = 7;
+  ASSERT_EQ(clEnqueueWriteBuffer(queue(), held, CL_FALSE, 0, 4, &value, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clReleaseMemObject(held), CL_SUCCESS);  // the write's hold is the last
+  // About a second of writes at a few microseconds each; the window is a millisecond.
+  constexpr size_t kLimit = 400000;
+  size_t writes = 0;
+  while (!freed.load() && writes < kLimit) {
+    ASSERT_EQ(clEnqueueWriteBuffer(queue(), word, CL_FALSE, 0, 4, &value, 0, nullptr, nullptr), CL_SUCCESS);
+    ++writes;
+  }
+  EXPECT_LT(writes, kLimit);
+  ASSERT_EQ(clFinish(queue()), CL_SUCCESS);
+  EXPECT_TRUE(freed.load());
 }
 
 // clFinish over commands without events ends once the device has done them, which may come

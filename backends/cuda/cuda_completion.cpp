@@ -41,18 +41,31 @@ constexpr unsigned kCheckpointSpacing = 8;
 // has pushed nothing for kSubmitterPause, and work that arrives meanwhile joins the wait...
 constexpr auto kSubmitterPause = std::chrono::microseconds(20);
 // ...until the oldest unfinished item has waited this long: then a recorded event marks its
-// end, so a steady stream of new work cannot hold it back.
+// end, so a steady stream of new work cannot hold it back. Commands nothing names (nobody sees
+// when they finish) wait longer: each close of the window (an event recorded and polled, a
+// batch finished beside the submitter) slows the submitter's next launches (launch_spacing.cpp,
+// +record 200us: 0.3-0.4 us per launch on an H200).
 constexpr auto kMergeWindow = std::chrono::microseconds(200);
+constexpr auto kUnnamedMergeWindow = std::chrono::microseconds(1000);
 // A waiter that looked at the stream this recently still looks (each look is one
 // cuStreamQuery, ~1.3-1.5 us on an H200): this thread leaves the driver to it.
 constexpr uint64_t kLookingNs = 5000;
 // An allocation the card refused waits at most this long for a thread to finish what has ended
 // on the device (settle()): finishing takes microseconds, unless it runs deferred work first.
 constexpr auto kSettleLimit = std::chrono::microseconds(20000);
-// While nobody waits, the thread looks at the submitters' side (queued_, pushed_) only every
-// this many turns of its watch (about a microsecond): each look at a cache line that they
-// write on every push costs their next push a miss.
+// While nobody waits, the thread reads the clock only every this many turns of its watch
+// (about a microsecond), and looks at the submitters' side (queued_, pushed_) only every
+// kQuietLook: each look at the cache lines that they write on every push costs their next push
+// a miss, which an H200's host made ~0.3 us (tools/probes/launch_spacing.cpp, +spinner).
 constexpr unsigned kQuietTurns = 16;
+constexpr auto kQuietLook = std::chrono::microseconds(10);
+static_assert(kQuietLook < kSubmitterPause);
+// A waiter looking at the stream writes a line (the look's time, the mark it saw) that this
+// thread reads on every turn of its watch, and each read there costs the waiter's next look a
+// miss. Where only commands nothing names are left (the waiter's clFinish ends on its own look,
+// ended_through), the thread reads it, and whether their finishing can still wait, only this
+// often.
+constexpr auto kWaiterPace = std::chrono::microseconds(5);
 
 size_t host_transfer_bytes(const CudaDriver& driver, const Operation& operation) {
   if (const auto* migrate = std::get_if<op::Migrate>(&operation)) return shared_bytes_moved(driver, *migrate);
@@ -229,14 +242,20 @@ bool CompletionQueue::waiter_looks() const {
   return now_ns() - looked_ns_.load(std::memory_order_acquire) < kLookingNs;
 }
 
-cl_int CompletionQueue::wait_for(CUevent event, uint64_t ordinal) {
+cl_int CompletionQueue::wait_for(CUevent event, uint64_t ordinal, const Work* unhurried) {
   const CudaDriver& driver = context_->driver();
   CUresult result = CUDA_ERROR_NOT_READY;
+  std::chrono::steady_clock::time_point next_query{};
   spin_until(
       [&] {
         if (seen_done(ordinal)) {
           result = CUDA_SUCCESS;
           return true;
+        }
+        if (unhurried && waiters_.load(std::memory_order_acquire) == 0 && !unhurried->awaited()) {
+          const auto now = std::chrono::steady_clock::now();
+          if (now < next_query) return false;
+          next_query = now + kQuietLook;
         }
         return (result = driver.cuEventQuery(event)) != CUDA_ERROR_NOT_READY;
       },
@@ -247,7 +266,7 @@ cl_int CompletionQueue::wait_for(CUevent event, uint64_t ordinal) {
   return status_of(result);
 }
 
-cl_int CompletionQueue::wait_for_stream(uint64_t ordinal) {
+cl_int CompletionQueue::wait_for_stream(uint64_t ordinal, const Work* unhurried) {
   CUevent event = nullptr;
   try {
     event = events_.take();
@@ -255,7 +274,7 @@ cl_int CompletionQueue::wait_for_stream(uint64_t ordinal) {
     return status_of(context_->driver().cuStreamSynchronize(stream_));
   }
   const CUresult recorded = context_->driver().cuEventRecord(event, stream_);
-  cl_int status = recorded == CUDA_SUCCESS ? wait_for(event, ordinal) : status_of(recorded);
+  cl_int status = recorded == CUDA_SUCCESS ? wait_for(event, ordinal, unhurried) : status_of(recorded);
   events_.give_back(event);
   return status;
 }
@@ -289,16 +308,35 @@ std::optional<cl_int> CompletionQueue::wait_through(const std::vector<Item>& bat
   // Only commands nothing names (see finishing_can_wait).
   const bool unnamed = std::none_of(batch.begin() + static_cast<std::ptrdiff_t>(index), batch.end(),
                                     [](const Item& item) { return item.work->observable(); });
+  const auto merge_window = unnamed ? kUnnamedMergeWindow : kMergeWindow;
   // The submitter counts as busy until it has pushed nothing for kSubmitterPause.
   Clock::time_point pushed_at = last_take_;
+  Clock::time_point next_quiet_look{};
+  // Unnamed items only: while a waiter looks, and while finishing can wait, this thread need not
+  // read the lines they write (see kWaiterPace) until then.
+  Clock::time_point paced_until{};
+  Clock::time_point can_wait_until{};
   uint64_t seen_pushed = last;
   unsigned turn = 0;
+  bool quiet_last = false;  // at the watch's last turn
   spin_until(
       [&] {
+        if (paced_until != Clock::time_point{}) {
+          if (Clock::now() < paced_until) return false;
+          paced_until = Clock::time_point{};
+        }
         if (seen_done(last)) {
-          if (!unnamed || !finishing_can_wait()) {
+          if (!unnamed) {
             result = CUDA_SUCCESS;
             return true;
+          }
+          const auto now = Clock::now();
+          if (now >= can_wait_until) {
+            if (!finishing_can_wait()) {
+              result = CUDA_SUCCESS;
+              return true;
+            }
+            can_wait_until = now + kWaiterPace;
           }
           // The submitter's next items come first; these are finished as they are taken.
           merge = queued_.load(std::memory_order_acquire) != 0;
@@ -306,15 +344,20 @@ std::optional<cl_int> CompletionQueue::wait_through(const std::vector<Item>& bat
         }
         const bool quiet = waiters_.load(std::memory_order_acquire) == 0 && !later_awaited &&
                            !batch[index].work->awaited();
+        quiet_last = quiet;
         if (quiet && ++turn % kQuietTurns != 0) return false;
         const auto now = Clock::now();
+        if (quiet) {
+          if (now < next_quiet_look) return false;
+          next_quiet_look = now + kQuietLook;
+        }
         if (queued_.load(std::memory_order_acquire) != 0) {
           // New items join this wait. While nobody waits and none of them is observable, they
           // are taken only when the stream is asked (a query covers every item pushed before
           // it) or the merge window closes, so a busy submitter's pushes find its lines alone.
           if (!quiet || observable_queued_.load(std::memory_order_relaxed) != 0 ||
-              now - tail_since_ >= kMergeWindow) {
-            merge = now - tail_since_ < kMergeWindow;
+              now - tail_since_ >= merge_window) {
+            merge = now - tail_since_ < merge_window;
             return true;
           }
           const uint64_t pushed = pushed_.load(std::memory_order_relaxed);
@@ -324,7 +367,10 @@ std::optional<cl_int> CompletionQueue::wait_through(const std::vector<Item>& bat
           }
         }
         if (quiet && now - pushed_at < kSubmitterPause) return false;
-        if (waiter_looks()) return false;
+        if (waiter_looks()) {
+          if (unnamed) paced_until = now + kWaiterPace;  // its clFinish ends on its own look
+          return false;
+        }
         const uint64_t through = pushed_.load(std::memory_order_acquire);
         result = driver.cuStreamQuery(stream_);
         if (result == CUDA_SUCCESS) note_done_through(through);
@@ -334,8 +380,10 @@ std::optional<cl_int> CompletionQueue::wait_through(const std::vector<Item>& bat
   if (merge) return std::nullopt;
   tail_since_ = Clock::time_point{};
   if (result != CUDA_ERROR_NOT_READY) return status_of(result);
-  // An event recorded now follows every item pushed so far, taken or not.
-  return wait_for_stream(pushed_.load(std::memory_order_acquire));
+  // An event recorded now follows every item pushed so far, taken or not. While nobody waits
+  // for them, it is asked about only every kQuietLook: a thread polling cuEventQuery made each
+  // launch of the submitter 0.5-0.95 us dearer on an H200 (launch_spacing.cpp, +eventpoll).
+  return wait_for_stream(pushed_.load(std::memory_order_acquire), quiet_last ? batch[index].work : nullptr);
 }
 
 bool CompletionQueue::finishing_can_wait() const {

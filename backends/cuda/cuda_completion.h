@@ -144,12 +144,14 @@ class CompletionQueue final : public FinishingThread {
   std::optional<cl_int> wait_through(const std::vector<Item>& batch, size_t index, size_t& covered);
   // How long to watch the stream for the items from batch[index] on before sleeping.
   std::chrono::microseconds watch_for(const std::vector<Item>& batch, size_t index) const;
-  // Records an event on the stream now and waits for it (see wait_for for `ordinal`).
-  cl_int wait_for_stream(uint64_t ordinal);
+  // Records an event on the stream now and waits for it (see wait_for for `ordinal` and
+  // `unhurried`).
+  cl_int wait_for_stream(uint64_t ordinal, const Work* unhurried = nullptr);
   // Watches `event` for a while, then sleeps on it. `event` follows every StreamWork item up
   // to `ordinal` (0: it stands for other work): the wait also ends when they are seen done
-  // otherwise (a waiter's look), and its end marks them done.
-  cl_int wait_for(CUevent event, uint64_t ordinal);
+  // otherwise (a waiter's look), and its end marks them done. `unhurried`: while nobody waits
+  // for the stream or for that work, the event is asked about only now and then.
+  cl_int wait_for(CUevent event, uint64_t ordinal, const Work* unhurried = nullptr);
   // The StreamWork items up to `ordinal` are done (the stream was seen idle after they were
   // pushed, or an event recorded after them has passed).
   void note_done_through(uint64_t ordinal);
@@ -190,16 +192,18 @@ class CompletionQueue final : public FinishingThread {
   // The fields below fall in groups of one cache line or more each, by who writes them: a
   // line that one thread writes while another reads it in a loop costs the writer a miss per
   // write (a few tens of nanoseconds, tools/probes/driver_interference.cpp, but on every push).
-  // Written by submitters on every push (under mutex_); this thread reads it when it takes.
+  // Written by submitters on every push (under mutex_); this thread reads it when it takes. The
+  // atomics it looks at while it watches share the mutex's line (40 + 3 * 8 bytes on x86-64
+  // glibc): a look then costs the next push one miss, not two.
   alignas(kCacheLine) std::mutex mutex_;
+  std::atomic<size_t> queued_{0};             // items_.size(), readable without the lock
+  std::atomic<size_t> observable_queued_{0};  // how many of them are observable()
+  std::atomic<uint64_t> pushed_{0};           // the ordinal of the last item pushed
   std::condition_variable wake_;
   std::vector<Item> items_;
   bool stopping_ = false;
-  bool sleeping_ = false;                    // the thread waits on wake_ (push() then notifies)
-  unsigned since_checkpoint_ = 0;            // StreamWork items pushed since the last checkpoint
-  std::atomic<size_t> queued_{0};            // items_.size(), readable without the lock
-  std::atomic<size_t> observable_queued_{0};  // how many of them are observable()
-  std::atomic<uint64_t> pushed_{0};          // the ordinal of the last item pushed
+  bool sleeping_ = false;          // the thread waits on wake_ (push() then notifies)
+  unsigned since_checkpoint_ = 0;  // StreamWork items pushed since the last checkpoint
   // Raised by submitters and lowered by this thread, a batch of items at a time.
   alignas(kCacheLine) std::atomic<size_t> outstanding_{0};  // pushed and not yet finished
   std::atomic<size_t> transfer_bytes_{0};                  // their transfer_bytes

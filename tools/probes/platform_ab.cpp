@@ -1,0 +1,265 @@
+// Two builds of an OpenCL library compared in one process: the first GPU device of every
+// platform the ICD loader finds runs the same small-command phases in turn, many short rounds
+// with the platforms' order rotating, so that whatever the host does meanwhile (where its
+// scheduler puts the threads, other tenants) falls on every platform alike. Alternating whole
+// processes left rounds of one library 4.1-6.5 us per launch apart on an H200's host, more
+// than the changes being judged. Phases, per command: a burst of N empty-kernel launches then
+// clFinish; launch + clFinish; a burst of N 4-byte non-blocking writes then clFinish; write +
+// clFinish. Medians over the rounds, in microseconds. With CUDA=1 the CUDA driver itself (loaded
+// at run time) runs the same phases beside them as the reference: cuLaunchKernel, pageable
+// cuMemcpyHtoDAsync and cuStreamSynchronize on a stream of the primary context. Load the builds as separate libraries,
+// each named by one .icd file of a vendors folder; a platform is named by its library's file:
+//   g++ -O2 -std=c++17 tools/probes/platform_ab.cpp -lOpenCL -ldl -o platform_ab
+//   OCL_ICD_VENDORS=/tmp/ab-vendors ./platform_ab [rounds] [N]    (TYPE=cpu: CPU devices)
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+#define CHECK(call)                                                                \
+  do {                                                                             \
+    cl_int status_ = (call);                                                       \
+    if (status_ != CL_SUCCESS) {                                                   \
+      std::fprintf(stderr, "%s:%d %s -> %d\n", __FILE__, __LINE__, #call, status_); \
+      std::exit(1);                                                                \
+    }                                                                              \
+  } while (0)
+
+struct Target {
+  std::string name;
+  cl_context context = nullptr;
+  cl_command_queue queue = nullptr;
+  cl_kernel empty = nullptr;
+  cl_mem word = nullptr;
+};
+
+// The file of the library behind `platform`: an ICD's handles begin with its dispatch table,
+// whose entries are its own functions.
+std::string library_of(cl_platform_id platform) {
+  void* const* dispatch = *reinterpret_cast<void* const* const*>(platform);
+  Dl_info info{};
+  for (int i = 0; i < 4; ++i) {
+    if (dispatch[i] && dladdr(dispatch[i], &info) && info.dli_fname) {
+      const std::string path = info.dli_fname;
+      return path.substr(path.rfind('/') + 1);
+    }
+  }
+  return "?";
+}
+
+Target open_target(cl_platform_id platform, size_t index) {
+  Target target;
+  target.name = std::to_string(index) + ":" + library_of(platform);
+  cl_device_id device = nullptr;
+  CHECK(clGetDeviceIDs(platform, getenv("TYPE") ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU, 1, &device, nullptr));
+  cl_int status = CL_SUCCESS;
+  target.context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &status);
+  CHECK(status);
+  target.queue = clCreateCommandQueueWithProperties(target.context, device, nullptr, &status);
+  CHECK(status);
+  const char* source = "__kernel void empty(void) {}";
+  cl_program program = clCreateProgramWithSource(target.context, 1, &source, nullptr, &status);
+  CHECK(status);
+  CHECK(clBuildProgram(program, 1, &device, nullptr, nullptr, nullptr));
+  target.empty = clCreateKernel(program, "empty", &status);
+  CHECK(status);
+  clReleaseProgram(program);
+  target.word = clCreateBuffer(target.context, CL_MEM_READ_WRITE, 4, nullptr, &status);
+  CHECK(status);
+  return target;
+}
+
+// The CUDA driver's functions the reference needs, declared here so that the probe builds
+// without CUDA (types as cuda.h has them; every handle is a pointer).
+struct CudaDriver {
+  using Result = int;
+  Result (*cuInit)(unsigned);
+  Result (*cuDeviceGet)(int*, int);
+  Result (*cuDevicePrimaryCtxRetain)(void**, int);
+  Result (*cuCtxSetCurrent)(void*);
+  Result (*cuModuleLoadData)(void**, const void*);
+  Result (*cuModuleGetFunction)(void**, void*, const char*);
+  Result (*cuStreamCreate)(void**, unsigned);
+  Result (*cuLaunchKernel)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*,
+                           void**, void**);
+  Result (*cuStreamSynchronize)(void*);
+  Result (*cuMemAlloc)(unsigned long long*, size_t);
+  Result (*cuMemcpyHtoDAsync)(unsigned long long, const void*, size_t, void*);
+};
+
+#define CU(call)                                                                    \
+  do {                                                                              \
+    int result_ = (call);                                                           \
+    if (result_ != 0) {                                                             \
+      std::fprintf(stderr, "%s:%d %s -> %d\n", __FILE__, __LINE__, #call, result_); \
+      std::exit(1);                                                                 \
+    }                                                                               \
+  } while (0)
+
+// The driver alone, on a stream of the primary context of device 0; an empty kernel with one
+// 160-byte parameter, as cucl's kernels take their LaunchContext.
+struct CudaTarget {
+  CudaDriver cu{};
+  void* stream = nullptr;
+  void* empty = nullptr;
+  unsigned long long word = 0;
+  alignas(8) unsigned char parameter[160] = {};
+  void* parameters[1] = {parameter};
+
+  bool open() {
+    void* library = dlopen("libcuda.so.1", RTLD_NOW);
+    if (!library) return false;
+    const auto get = [&](auto& function, const char* name) {
+      function = reinterpret_cast<std::remove_reference_t<decltype(function)>>(dlsym(library, name));
+      if (!function) std::exit(1);
+    };
+    get(cu.cuInit, "cuInit");
+    get(cu.cuDeviceGet, "cuDeviceGet");
+    get(cu.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
+    get(cu.cuCtxSetCurrent, "cuCtxSetCurrent");
+    get(cu.cuModuleLoadData, "cuModuleLoadData");
+    get(cu.cuModuleGetFunction, "cuModuleGetFunction");
+    get(cu.cuStreamCreate, "cuStreamCreate");
+    get(cu.cuLaunchKernel, "cuLaunchKernel");
+    get(cu.cuStreamSynchronize, "cuStreamSynchronize");
+    get(cu.cuMemAlloc, "cuMemAlloc_v2");
+    get(cu.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
+    CU(cu.cuInit(0));
+    int device = 0;
+    CU(cu.cuDeviceGet(&device, 0));
+    void* context = nullptr;
+    CU(cu.cuDevicePrimaryCtxRetain(&context, device));
+    CU(cu.cuCtxSetCurrent(context));
+    const char* ptx = ".version 7.0\n.target sm_50\n.address_size 64\n"
+                      ".visible .entry k(.param .align 8 .b8 p[160]) { ret; }\n";
+    void* module = nullptr;
+    CU(cu.cuModuleLoadData(&module, ptx));
+    CU(cu.cuModuleGetFunction(&empty, module, "k"));
+    CU(cu.cuStreamCreate(&stream, 1));  // CU_STREAM_NON_BLOCKING
+    CU(cu.cuMemAlloc(&word, 4));
+    return true;
+  }
+  void launch() { CU(cu.cuLaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, stream, parameters, nullptr)); }
+  void write(const unsigned* value) { CU(cu.cuMemcpyHtoDAsync(word, value, 4, stream)); }
+  void finish() { CU(cu.cuStreamSynchronize(stream)); }
+};
+
+using Clock = std::chrono::steady_clock;
+
+template <class Body>
+double us_per_command(int commands, Body body) {
+  const auto start = Clock::now();
+  body();
+  return std::chrono::duration<double, std::micro>(Clock::now() - start).count() / commands;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int rounds = argc > 1 ? std::atoi(argv[1]) : 30;
+  const int n = argc > 2 ? std::atoi(argv[2]) : 2000;
+  cl_platform_id platforms[8];
+  cl_uint count = 0;
+  if (clGetPlatformIDs(8, platforms, &count) != CL_SUCCESS) count = 0;  // the driver alone (CUDA=1)
+  std::vector<Target> targets;
+  for (cl_uint i = 0; i < count && i < 8; ++i) targets.push_back(open_target(platforms[i], i));
+  CudaTarget cuda;
+  const char* with_cuda = std::getenv("CUDA");
+  if (with_cuda && std::strcmp(with_cuda, "1") == 0) {
+    if (!cuda.open()) {
+      std::fprintf(stderr, "no CUDA driver\n");
+      return 1;
+    }
+    targets.push_back(Target{"cuda"});
+  }
+  const size_t one = 1;
+  unsigned value = 0;
+  const char* phases[] = {"launch burst", "launch+finish", "write burst", "write+finish"};
+  constexpr int kPhases = 4;
+  std::vector<std::vector<double>> times(targets.size() * kPhases);
+  for (int round = -2; round < rounds; ++round) {  // two rounds of warm-up
+    for (size_t k = 0; k < targets.size(); ++k) {
+      const size_t t = (k + static_cast<size_t>(round + 2)) % targets.size();
+      Target& target = targets[t];
+      const bool driver = !target.queue;
+      const auto launch = [&] {
+        if (driver) return cuda.launch();
+        CHECK(clEnqueueNDRangeKernel(target.queue, target.empty, 1, nullptr, &one, nullptr, 0, nullptr, nullptr));
+      };
+      const auto write = [&] {
+        if (driver) return cuda.write(&value);
+        CHECK(clEnqueueWriteBuffer(target.queue, target.word, CL_FALSE, 0, 4, &value, 0, nullptr, nullptr));
+      };
+      const auto finish = [&] {
+        if (driver) return cuda.finish();
+        CHECK(clFinish(target.queue));
+      };
+      // ONLY=<phase number> runs that phase alone (for a sampling profiler); the others read 0.
+      const char* only = std::getenv("ONLY");
+      const auto runs = [&](int p) { return !only || std::atoi(only) == p; };
+      // A burst of n commands then one finish, or n / 4 commands each followed by a finish.
+      const auto burst = [&](auto command) {
+        return us_per_command(n, [&] {
+          for (int i = 0; i < n; ++i) command();
+          finish();
+        });
+      };
+      const auto round_trips = [&](auto command) {
+        return us_per_command(n / 4, [&] {
+          for (int i = 0; i < n / 4; ++i) {
+            command();
+            finish();
+          }
+        });
+      };
+      const double measured[kPhases] = {
+          runs(0) ? burst(launch) : 0.0,
+          runs(1) ? round_trips(launch) : 0.0,
+          runs(2) ? burst(write) : 0.0,
+          runs(3) ? round_trips(write) : 0.0,
+      };
+      if (round < 0) continue;
+      for (int p = 0; p < kPhases; ++p) times[t * kPhases + p].push_back(measured[p]);
+    }
+  }
+  std::printf("%-16s", "phase (us)");
+  for (const Target& target : targets) std::printf("%16s", target.name.substr(0, 15).c_str());
+  std::printf("\n");
+  for (int p = 0; p < kPhases; ++p) {
+    std::printf("%-16s", phases[p]);
+    for (size_t t = 0; t < targets.size(); ++t) {
+      std::vector<double> v = times[t * kPhases + p];
+      std::sort(v.begin(), v.end());
+      std::printf("%16.2f", v[v.size() / 2]);
+    }
+    std::printf("\n");
+  }
+  // How often the first platform beat each other one, round by round.
+  for (size_t t = 1; t < targets.size(); ++t) {
+    std::printf("rounds where %s beat %s:", targets[0].name.c_str(), targets[t].name.c_str());
+    for (int p = 0; p < kPhases; ++p) {
+      int wins = 0;
+      for (int r = 0; r < rounds; ++r) wins += times[p][r] < times[t * kPhases + p][r];
+      std::printf(" %s %d/%d;", phases[p], wins, rounds);
+    }
+    std::printf("\n");
+  }
+  for (Target& target : targets) {
+    if (!target.queue) continue;
+    clReleaseMemObject(target.word);
+    clReleaseKernel(target.empty);
+    clReleaseCommandQueue(target.queue);
+    clReleaseContext(target.context);
+  }
+  return 0;
+}
