@@ -176,11 +176,11 @@ int main(int argc, char** argv) {
   CudaTarget cuda;
   const char* with_cuda = std::getenv("CUDA");
   if (with_cuda && std::strcmp(with_cuda, "1") == 0) {
-    if (!cuda.open()) {
-      std::fprintf(stderr, "no CUDA driver\n");
-      return 1;
+    if (cuda.open()) {
+      targets.push_back(Target{"cuda"});
+    } else {
+      std::fprintf(stderr, "platform_ab: no CUDA driver here, so no driver column\n");
     }
-    targets.push_back(Target{"cuda"});
   }
   const size_t one = 1;
   unsigned value = 0;
@@ -233,14 +233,14 @@ int main(int argc, char** argv) {
     }
   }
   std::printf("%-16s", "phase (us)");
-  for (const Target& target : targets) std::printf("%16s", target.name.substr(0, 15).c_str());
+  for (const Target& target : targets) std::printf("%22s", target.name.substr(0, 21).c_str());
   std::printf("\n");
   for (int p = 0; p < kPhases; ++p) {
     std::printf("%-16s", phases[p]);
     for (size_t t = 0; t < targets.size(); ++t) {
       std::vector<double> v = times[t * kPhases + p];
       std::sort(v.begin(), v.end());
-      std::printf("%16.2f", v[v.size() / 2]);
+      std::printf("%22.2f", v[v.size() / 2]);
     }
     std::printf("\n");
   }
