@@ -64,7 +64,7 @@ static_assert(kQuietLook < kSubmitterPause);
 // thread reads on every turn of its watch, and each read there costs the waiter's next look a
 // miss. Where only commands nothing names are left (the waiter's clFinish ends on its own look,
 // ended_through), the thread reads it, and whether their finishing can still wait, only this
-// often.
+// often; it still watches the queued count on every turn, so new items are taken at once.
 constexpr auto kWaiterPace = std::chrono::microseconds(5);
 
 size_t host_transfer_bytes(const CudaDriver& driver, const Operation& operation) {
@@ -322,7 +322,9 @@ std::optional<cl_int> CompletionQueue::wait_through(const std::vector<Item>& bat
   spin_until(
       [&] {
         if (paced_until != Clock::time_point{}) {
-          if (Clock::now() < paced_until) return false;
+          // New items end the pace at once: a blocking read pushed by the waiter itself (once its
+          // own wait saw the stream dry) must not wait out the pace to be finished.
+          if (queued_.load(std::memory_order_acquire) == 0 && Clock::now() < paced_until) return false;
           paced_until = Clock::time_point{};
         }
         if (seen_done(last)) {
