@@ -5,10 +5,12 @@
 // processes left rounds of one library 4.1-6.5 us per launch apart on an H200's host, more
 // than the changes being judged. Phases, per command: a burst of N empty-kernel launches then
 // clFinish; launch + clFinish; a burst of N 4-byte non-blocking writes then clFinish; write +
-// clFinish. Medians over the rounds, in microseconds. With CUDA=1 the CUDA driver itself (loaded
-// at run time) runs the same phases beside them as the reference: cuLaunchKernel, pageable
-// cuMemcpyHtoDAsync and cuStreamSynchronize on a stream of the primary context. Load the builds as separate libraries,
-// each named by one .icd file of a vendors folder; a platform is named by its library's file:
+// clFinish; launch + blocking 4-byte read. Medians over the rounds, in microseconds. With
+// CUDA=1 the CUDA driver itself (loaded at run time) runs the same phases beside them as the
+// reference: cuLaunchKernel, pageable cuMemcpyHtoDAsync / cuMemcpyDtoHAsync and
+// cuStreamSynchronize on a stream of the primary context. Load the builds as separate
+// libraries, each named by one .icd file of a vendors folder; a platform is named by its
+// library's file (tools/gpu-run-tests does this with CUCL_GPU_AB):
 //   g++ -O2 -std=c++17 tools/probes/platform_ab.cpp -lOpenCL -ldl -o platform_ab
 //   OCL_ICD_VENDORS=/tmp/ab-vendors ./platform_ab [rounds] [N]    (TYPE=cpu: CPU devices)
 #define CL_TARGET_OPENCL_VERSION 300
@@ -95,6 +97,7 @@ struct CudaDriver {
   Result (*cuStreamSynchronize)(void*);
   Result (*cuMemAlloc)(unsigned long long*, size_t);
   Result (*cuMemcpyHtoDAsync)(unsigned long long, const void*, size_t, void*);
+  Result (*cuMemcpyDtoHAsync)(void*, unsigned long long, size_t, void*);
 };
 
 #define CU(call)                                                                    \
@@ -134,6 +137,7 @@ struct CudaTarget {
     get(cu.cuStreamSynchronize, "cuStreamSynchronize");
     get(cu.cuMemAlloc, "cuMemAlloc_v2");
     get(cu.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
+    get(cu.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2");
     CU(cu.cuInit(0));
     int device = 0;
     CU(cu.cuDeviceGet(&device, 0));
@@ -151,6 +155,10 @@ struct CudaTarget {
   }
   void launch() { CU(cu.cuLaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, stream, parameters, nullptr)); }
   void write(const unsigned* value) { CU(cu.cuMemcpyHtoDAsync(word, value, 4, stream)); }
+  void read(unsigned* value) {
+    CU(cu.cuMemcpyDtoHAsync(value, word, 4, stream));
+    finish();
+  }
   void finish() { CU(cu.cuStreamSynchronize(stream)); }
 };
 
@@ -184,8 +192,8 @@ int main(int argc, char** argv) {
   }
   const size_t one = 1;
   unsigned value = 0;
-  const char* phases[] = {"launch burst", "launch+finish", "write burst", "write+finish"};
-  constexpr int kPhases = 4;
+  const char* phases[] = {"launch burst", "launch+finish", "write burst", "write+finish", "launch+read"};
+  constexpr int kPhases = 5;
   std::vector<std::vector<double>> times(targets.size() * kPhases);
   for (int round = -2; round < rounds; ++round) {  // two rounds of warm-up
     for (size_t k = 0; k < targets.size(); ++k) {
@@ -203,6 +211,11 @@ int main(int argc, char** argv) {
       const auto finish = [&] {
         if (driver) return cuda.finish();
         CHECK(clFinish(target.queue));
+      };
+      const auto launch_then_read = [&] {  // a kernel, then a blocking read of its 4-byte result
+        launch();
+        if (driver) return cuda.read(&value);
+        CHECK(clEnqueueReadBuffer(target.queue, target.word, CL_TRUE, 0, 4, &value, 0, nullptr, nullptr));
       };
       // ONLY=<phase number> runs that phase alone (for a sampling profiler); the others read 0.
       const char* only = std::getenv("ONLY");
@@ -227,6 +240,9 @@ int main(int argc, char** argv) {
           runs(1) ? round_trips(launch) : 0.0,
           runs(2) ? burst(write) : 0.0,
           runs(3) ? round_trips(write) : 0.0,
+          runs(4) ? us_per_command(n / 4, [&] {
+            for (int i = 0; i < n / 4; ++i) launch_then_read();
+          }) : 0.0,
       };
       if (round < 0) continue;
       for (int p = 0; p < kPhases; ++p) times[t * kPhases + p].push_back(measured[p]);
