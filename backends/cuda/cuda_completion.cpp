@@ -67,6 +67,22 @@ static_assert(kQuietLook < kSubmitterPause);
 // often; it still watches the queued count on every turn, so new items are taken at once.
 constexpr auto kWaiterPace = std::chrono::microseconds(5);
 
+// A check made at most once per period: due(now) says whether one is due, and starts the next
+// period when it is.
+class Every {
+ public:
+  explicit Every(std::chrono::microseconds period) : period_(period) {}
+  bool due(std::chrono::steady_clock::time_point now) {
+    if (now < next_) return false;
+    next_ = now + period_;
+    return true;
+  }
+
+ private:
+  std::chrono::microseconds period_;
+  std::chrono::steady_clock::time_point next_{};
+};
+
 size_t host_transfer_bytes(const CudaDriver& driver, const Operation& operation) {
   if (const auto* migrate = std::get_if<op::Migrate>(&operation)) return shared_bytes_moved(driver, *migrate);
   if (const auto* copy = std::get_if<op::Copy>(&operation)) {
@@ -245,17 +261,16 @@ bool CompletionQueue::waiter_looks() const {
 cl_int CompletionQueue::wait_for(CUevent event, uint64_t ordinal, const Work* unhurried) {
   const CudaDriver& driver = context_->driver();
   CUresult result = CUDA_ERROR_NOT_READY;
-  std::chrono::steady_clock::time_point next_query{};
+  Every query(kQuietLook);
   spin_until(
       [&] {
         if (seen_done(ordinal)) {
           result = CUDA_SUCCESS;
           return true;
         }
-        if (unhurried && waiters_.load(std::memory_order_acquire) == 0 && !unhurried->awaited()) {
-          const auto now = std::chrono::steady_clock::now();
-          if (now < next_query) return false;
-          next_query = now + kQuietLook;
+        if (unhurried && waiters_.load(std::memory_order_acquire) == 0 && !unhurried->awaited() &&
+            !query.due(std::chrono::steady_clock::now())) {
+          return false;
         }
         return (result = driver.cuEventQuery(event)) != CUDA_ERROR_NOT_READY;
       },
@@ -311,11 +326,11 @@ std::optional<cl_int> CompletionQueue::wait_through(const std::vector<Item>& bat
   const auto merge_window = unnamed ? kUnnamedMergeWindow : kMergeWindow;
   // The submitter counts as busy until it has pushed nothing for kSubmitterPause.
   Clock::time_point pushed_at = last_take_;
-  Clock::time_point next_quiet_look{};
-  // Unnamed items only: while a waiter looks, and while finishing can wait, this thread need not
-  // read the lines they write (see kWaiterPace) until then.
+  Every quiet_look(kQuietLook);
+  // Unnamed items only: while a waiter looks this thread need not read the line it writes
+  // until then, nor ask more often whether finishing can still wait (see kWaiterPace).
   Clock::time_point paced_until{};
-  Clock::time_point can_wait_until{};
+  Every can_wait_check(kWaiterPace);
   uint64_t seen_pushed = last;
   unsigned turn = 0;
   bool quiet_last = false;  // at the watch's last turn
@@ -332,13 +347,9 @@ std::optional<cl_int> CompletionQueue::wait_through(const std::vector<Item>& bat
             result = CUDA_SUCCESS;
             return true;
           }
-          const auto now = Clock::now();
-          if (now >= can_wait_until) {
-            if (!finishing_can_wait()) {
-              result = CUDA_SUCCESS;
-              return true;
-            }
-            can_wait_until = now + kWaiterPace;
+          if (can_wait_check.due(Clock::now()) && !finishing_can_wait()) {
+            result = CUDA_SUCCESS;
+            return true;
           }
           // The submitter's next items come first; these are finished as they are taken.
           merge = queued_.load(std::memory_order_acquire) != 0;
@@ -349,10 +360,7 @@ std::optional<cl_int> CompletionQueue::wait_through(const std::vector<Item>& bat
         quiet_last = quiet;
         if (quiet && ++turn % kQuietTurns != 0) return false;
         const auto now = Clock::now();
-        if (quiet) {
-          if (now < next_quiet_look) return false;
-          next_quiet_look = now + kQuietLook;
-        }
+        if (quiet && !quiet_look.due(now)) return false;
         if (queued_.load(std::memory_order_acquire) != 0) {
           // New items join this wait. While nobody waits and none of them is observable, they
           // are taken only when the stream is asked (a query covers every item pushed before
