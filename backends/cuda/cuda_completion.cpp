@@ -60,11 +60,11 @@ constexpr auto kSettleLimit = std::chrono::microseconds(20000);
 constexpr unsigned kQuietTurns = 16;
 constexpr auto kQuietLook = std::chrono::microseconds(10);
 static_assert(kQuietLook < kSubmitterPause);
-// A waiter looking at the stream writes a line (the look's time, the mark it saw) that this
-// thread reads on every turn of its watch, and each read there costs the waiter's next look a
-// miss. Where only commands nothing names are left (the waiter's clFinish ends on its own look,
-// ended_through), the thread reads it, and whether their finishing can still wait, only this
-// often; it still watches the queued count on every turn, so new items are taken at once.
+// A waiter writes a line (its count, the look's time, the mark it saw) that this thread reads on
+// every turn of its watch, and each read there costs the waiter's next write a miss. Where only
+// commands nothing names are left (a waiter's clFinish ends on its own look, ended_through),
+// the thread reads it, and whether their finishing can still wait, only this often; it still
+// watches the queued count on every turn, so new items are taken at once.
 constexpr auto kWaiterPace = std::chrono::microseconds(5);
 
 // A check made at most once per period: due(now) says whether one is due, and starts the next
@@ -327,64 +327,69 @@ std::optional<cl_int> CompletionQueue::wait_through(const std::vector<Item>& bat
   // The submitter counts as busy until it has pushed nothing for kSubmitterPause.
   Clock::time_point pushed_at = last_take_;
   Every quiet_look(kQuietLook);
-  // Unnamed items only: while a waiter looks this thread need not read the line it writes
-  // until then, nor ask more often whether finishing can still wait (see kWaiterPace).
+  // Unnamed items only: until then this thread need not read the lines waiters write (see
+  // kWaiterPace), nor ask again whether finishing can wait.
   Clock::time_point paced_until{};
   Every can_wait_check(kWaiterPace);
   uint64_t seen_pushed = last;
   unsigned turn = 0;
   bool quiet_last = false;  // at the watch's last turn
+  // The watch's turn. A batch of commands nothing names needs only its queued count watched on
+  // every turn (new items are taken at once); the rest (whether the stream was seen to end,
+  // waiters, the submitter's pause) every kWaiterPace.
+  const auto turn_of_watch = [&] {
+    if (seen_done(last)) {
+      quiet_last = false;  // the quiet watch's own pace is not needed here
+      if (!unnamed) {
+        result = CUDA_SUCCESS;
+        return true;
+      }
+      if (can_wait_check.due(Clock::now()) && !finishing_can_wait()) {
+        result = CUDA_SUCCESS;
+        return true;
+      }
+      // The submitter's next items come first; these are finished as they are taken.
+      merge = queued_.load(std::memory_order_acquire) != 0;
+      return merge;
+    }
+    const bool quiet = waiters_.load(std::memory_order_acquire) == 0 && !later_awaited &&
+                       !batch[index].work->awaited();
+    quiet_last = quiet;
+    if (quiet && ++turn % kQuietTurns != 0) return false;
+    const auto now = Clock::now();
+    if (quiet && !quiet_look.due(now)) return false;
+    if (queued_.load(std::memory_order_acquire) != 0) {
+      // New items join this wait. While nobody waits and none of them is observable, they
+      // are taken only when the stream is asked (a query covers every item pushed before
+      // it) or the merge window closes, so a busy submitter's pushes find its lines alone.
+      if (!quiet || observable_queued_.load(std::memory_order_relaxed) != 0 ||
+          now - tail_since_ >= merge_window) {
+        merge = now - tail_since_ < merge_window;
+        return true;
+      }
+      const uint64_t pushed = pushed_.load(std::memory_order_relaxed);
+      if (pushed != seen_pushed) {
+        seen_pushed = pushed;
+        pushed_at = now;
+      }
+    }
+    if (quiet && now - pushed_at < kSubmitterPause) return false;
+    if (waiter_looks()) return false;
+    const uint64_t through = pushed_.load(std::memory_order_acquire);
+    result = driver.cuStreamQuery(stream_);
+    if (result == CUDA_SUCCESS) note_done_through(through);
+    return result != CUDA_ERROR_NOT_READY;
+  };
   spin_until(
       [&] {
         if (paced_until != Clock::time_point{}) {
-          // New items end the pace at once: a blocking read pushed by the waiter itself (once its
-          // own wait saw the stream dry) must not wait out the pace to be finished.
           if (queued_.load(std::memory_order_acquire) == 0 && Clock::now() < paced_until) return false;
           paced_until = Clock::time_point{};
         }
-        if (seen_done(last)) {
-          if (!unnamed) {
-            result = CUDA_SUCCESS;
-            return true;
-          }
-          if (can_wait_check.due(Clock::now()) && !finishing_can_wait()) {
-            result = CUDA_SUCCESS;
-            return true;
-          }
-          // The submitter's next items come first; these are finished as they are taken.
-          merge = queued_.load(std::memory_order_acquire) != 0;
-          return merge;
-        }
-        const bool quiet = waiters_.load(std::memory_order_acquire) == 0 && !later_awaited &&
-                           !batch[index].work->awaited();
-        quiet_last = quiet;
-        if (quiet && ++turn % kQuietTurns != 0) return false;
-        const auto now = Clock::now();
-        if (quiet && !quiet_look.due(now)) return false;
-        if (queued_.load(std::memory_order_acquire) != 0) {
-          // New items join this wait. While nobody waits and none of them is observable, they
-          // are taken only when the stream is asked (a query covers every item pushed before
-          // it) or the merge window closes, so a busy submitter's pushes find its lines alone.
-          if (!quiet || observable_queued_.load(std::memory_order_relaxed) != 0 ||
-              now - tail_since_ >= merge_window) {
-            merge = now - tail_since_ < merge_window;
-            return true;
-          }
-          const uint64_t pushed = pushed_.load(std::memory_order_relaxed);
-          if (pushed != seen_pushed) {
-            seen_pushed = pushed;
-            pushed_at = now;
-          }
-        }
-        if (quiet && now - pushed_at < kSubmitterPause) return false;
-        if (waiter_looks()) {
-          if (unnamed) paced_until = now + kWaiterPace;  // its clFinish ends on its own look
-          return false;
-        }
-        const uint64_t through = pushed_.load(std::memory_order_acquire);
-        result = driver.cuStreamQuery(stream_);
-        if (result == CUDA_SUCCESS) note_done_through(through);
-        return result != CUDA_ERROR_NOT_READY;
+        if (turn_of_watch()) return true;
+        // A quiet watch keeps its own pace (kQuietTurns, kQuietLook).
+        if (unnamed && !quiet_last) paced_until = Clock::now() + kWaiterPace;
+        return false;
       },
       watch_for(batch, index));
   if (merge) return std::nullopt;
