@@ -5,9 +5,10 @@
 // processes left rounds of one library 4.1-6.5 us per launch apart on an H200's host, more
 // than the changes being judged. Phases, per command: a burst of N empty-kernel launches then
 // clFinish; launch + clFinish; a burst of N 4-byte non-blocking writes then clFinish; write +
-// clFinish; launch + blocking 4-byte read. Medians over the rounds, in microseconds. With
+// clFinish; launch + blocking 4-byte read; a copy of COPY_MIB (default 256) MiB between two
+// buffers + clFinish (clEnqueueCopyBuffer; the driver: cuMemcpyDtoDAsync). Medians over the rounds, in microseconds. With
 // CUDA=1 the CUDA driver itself (loaded at run time) runs the same phases beside them as the
-// reference: cuLaunchKernel, pageable cuMemcpyHtoDAsync / cuMemcpyDtoHAsync and
+// reference: cuLaunchKernel, pageable cuMemcpyHtoDAsync / cuMemcpyDtoHAsync, cuMemcpyDtoDAsync and
 // cuStreamSynchronize on a stream of the primary context. Load the builds as separate
 // libraries, each named by one .icd file of a vendors folder; a platform is named by its
 // library's file (tools/gpu-run-tests does this with CUCL_GPU_AB):
@@ -43,7 +44,13 @@ struct Target {
   cl_command_queue queue = nullptr;
   cl_kernel empty = nullptr;
   cl_mem word = nullptr;
+  cl_mem copy_from = nullptr, copy_to = nullptr;
 };
+
+size_t copy_bytes() {
+  const char* mib = std::getenv("COPY_MIB");
+  return (mib ? std::strtoull(mib, nullptr, 10) : 256) << 20;
+}
 
 // The file of the library behind `platform`: an ICD's handles begin with its dispatch table,
 // whose entries are its own functions.
@@ -78,6 +85,13 @@ Target open_target(cl_platform_id platform, size_t index) {
   clReleaseProgram(program);
   target.word = clCreateBuffer(target.context, CL_MEM_READ_WRITE, 4, nullptr, &status);
   CHECK(status);
+  target.copy_from = clCreateBuffer(target.context, CL_MEM_READ_WRITE, copy_bytes(), nullptr, &status);
+  CHECK(status);
+  target.copy_to = clCreateBuffer(target.context, CL_MEM_READ_WRITE, copy_bytes(), nullptr, &status);
+  CHECK(status);
+  const unsigned char pattern = 7;
+  CHECK(clEnqueueFillBuffer(target.queue, target.copy_from, &pattern, 1, 0, copy_bytes(), 0, nullptr, nullptr));
+  CHECK(clFinish(target.queue));
   return target;
 }
 
@@ -98,6 +112,7 @@ struct CudaDriver {
   Result (*cuMemAlloc)(unsigned long long*, size_t);
   Result (*cuMemcpyHtoDAsync)(unsigned long long, const void*, size_t, void*);
   Result (*cuMemcpyDtoHAsync)(void*, unsigned long long, size_t, void*);
+  Result (*cuMemcpyDtoDAsync)(unsigned long long, unsigned long long, size_t, void*);
 };
 
 #define CU(call)                                                                    \
@@ -116,6 +131,7 @@ struct CudaTarget {
   void* stream = nullptr;
   void* empty = nullptr;
   unsigned long long word = 0;
+  unsigned long long copy_from = 0, copy_to = 0;
   alignas(8) unsigned char parameter[160] = {};
   void* parameters[1] = {parameter};
 
@@ -138,6 +154,7 @@ struct CudaTarget {
     get(cu.cuMemAlloc, "cuMemAlloc_v2");
     get(cu.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
     get(cu.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2");
+    get(cu.cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2");
     CU(cu.cuInit(0));
     int device = 0;
     CU(cu.cuDeviceGet(&device, 0));
@@ -151,6 +168,8 @@ struct CudaTarget {
     CU(cu.cuModuleGetFunction(&empty, module, "k"));
     CU(cu.cuStreamCreate(&stream, 1));  // CU_STREAM_NON_BLOCKING
     CU(cu.cuMemAlloc(&word, 4));
+    CU(cu.cuMemAlloc(&copy_from, copy_bytes()));
+    CU(cu.cuMemAlloc(&copy_to, copy_bytes()));
     return true;
   }
   void launch() { CU(cu.cuLaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, stream, parameters, nullptr)); }
@@ -159,6 +178,7 @@ struct CudaTarget {
     CU(cu.cuMemcpyDtoHAsync(value, word, 4, stream));
     finish();
   }
+  void copy() { CU(cu.cuMemcpyDtoDAsync(copy_to, copy_from, copy_bytes(), stream)); }
   void finish() { CU(cu.cuStreamSynchronize(stream)); }
 };
 
@@ -191,9 +211,10 @@ int main(int argc, char** argv) {
     }
   }
   const size_t one = 1;
+  constexpr int kCopies = 8;
   unsigned value = 0;
-  const char* phases[] = {"launch burst", "launch+finish", "write burst", "write+finish", "launch+read"};
-  constexpr int kPhases = 5;
+  const char* phases[] = {"launch burst", "launch+finish", "write burst", "write+finish", "launch+read", "copy+finish"};
+  constexpr int kPhases = 6;
   std::vector<std::vector<double>> times(targets.size() * kPhases);
   for (int round = -2; round < rounds; ++round) {  // two rounds of warm-up
     for (size_t k = 0; k < targets.size(); ++k) {
@@ -211,6 +232,11 @@ int main(int argc, char** argv) {
       const auto finish = [&] {
         if (driver) return cuda.finish();
         CHECK(clFinish(target.queue));
+      };
+      const auto copy = [&] {
+        if (driver) return cuda.copy();
+        CHECK(clEnqueueCopyBuffer(target.queue, target.copy_from, target.copy_to, 0, 0, copy_bytes(), 0, nullptr,
+                                  nullptr));
       };
       const auto launch_then_read = [&] {  // a kernel, then a blocking read of its 4-byte result
         launch();
@@ -243,6 +269,12 @@ int main(int argc, char** argv) {
           runs(4) ? us_per_command(n / 4, [&] {
             for (int i = 0; i < n / 4; ++i) launch_then_read();
           }) : 0.0,
+          runs(5) ? us_per_command(kCopies, [&] {
+            for (int i = 0; i < kCopies; ++i) {
+              copy();
+              finish();
+            }
+          }) : 0.0,
       };
       if (round < 0) continue;
       for (int p = 0; p < kPhases; ++p) times[t * kPhases + p].push_back(measured[p]);
@@ -273,6 +305,8 @@ int main(int argc, char** argv) {
   for (Target& target : targets) {
     if (!target.queue) continue;
     clReleaseMemObject(target.word);
+    clReleaseMemObject(target.copy_from);
+    clReleaseMemObject(target.copy_to);
     clReleaseKernel(target.empty);
     clReleaseCommandQueue(target.queue);
     clReleaseContext(target.context);
