@@ -6,7 +6,9 @@
 // than the changes being judged. Phases, per command: a burst of N empty-kernel launches then
 // clFinish; launch + clFinish; a burst of N 4-byte non-blocking writes then clFinish; write +
 // clFinish; launch + blocking 4-byte read; a copy of COPY_MIB (default 256) MiB between two
-// buffers + clFinish (clEnqueueCopyBuffer; the driver: cuMemcpyDtoDAsync). Medians over the rounds, in microseconds. With
+// buffers + clFinish (clEnqueueCopyBuffer; the driver: cuMemcpyDtoDAsync); the same bytes
+// copied by a float4 kernel, one float4 a work-item, + clFinish (NULL local size; the driver:
+// the same kernel in PTX, blocks of 256, as cucl-bench's reference). Medians over the rounds, in microseconds. With
 // CUDA=1 the CUDA driver itself (loaded at run time) runs the same phases beside them as the
 // reference: cuLaunchKernel, pageable cuMemcpyHtoDAsync / cuMemcpyDtoHAsync, cuMemcpyDtoDAsync and
 // cuStreamSynchronize on a stream of the primary context. Load the builds as separate
@@ -43,6 +45,7 @@ struct Target {
   cl_context context = nullptr;
   cl_command_queue queue = nullptr;
   cl_kernel empty = nullptr;
+  cl_kernel copy4 = nullptr;
   cl_mem word = nullptr;
   cl_mem copy_from = nullptr, copy_to = nullptr;
 };
@@ -76,11 +79,18 @@ Target open_target(cl_platform_id platform, size_t index) {
   CHECK(status);
   target.queue = clCreateCommandQueueWithProperties(target.context, device, nullptr, &status);
   CHECK(status);
-  const char* source = "__kernel void empty(void) {}";
+  const char* source =
+      "__kernel void empty(void) {}\n"
+      "__kernel void copy4(__global const float4* in, __global float4* out) {\n"
+      "  size_t i = get_global_id(0);\n"
+      "  out[i] = in[i];\n"
+      "}\n";
   cl_program program = clCreateProgramWithSource(target.context, 1, &source, nullptr, &status);
   CHECK(status);
   CHECK(clBuildProgram(program, 1, &device, nullptr, nullptr, nullptr));
   target.empty = clCreateKernel(program, "empty", &status);
+  CHECK(status);
+  target.copy4 = clCreateKernel(program, "copy4", &status);
   CHECK(status);
   clReleaseProgram(program);
   target.word = clCreateBuffer(target.context, CL_MEM_READ_WRITE, 4, nullptr, &status);
@@ -92,6 +102,8 @@ Target open_target(cl_platform_id platform, size_t index) {
   const unsigned char pattern = 7;
   CHECK(clEnqueueFillBuffer(target.queue, target.copy_from, &pattern, 1, 0, copy_bytes(), 0, nullptr, nullptr));
   CHECK(clFinish(target.queue));
+  CHECK(clSetKernelArg(target.copy4, 0, sizeof(cl_mem), &target.copy_from));
+  CHECK(clSetKernelArg(target.copy4, 1, sizeof(cl_mem), &target.copy_to));
   return target;
 }
 
@@ -130,6 +142,7 @@ struct CudaTarget {
   CudaDriver cu{};
   void* stream = nullptr;
   void* empty = nullptr;
+  void* copy4 = nullptr;
   unsigned long long word = 0;
   unsigned long long copy_from = 0, copy_to = 0;
   alignas(8) unsigned char parameter[160] = {};
@@ -161,11 +174,22 @@ struct CudaTarget {
     void* context = nullptr;
     CU(cu.cuDevicePrimaryCtxRetain(&context, device));
     CU(cu.cuCtxSetCurrent(context));
-    const char* ptx = ".version 7.0\n.target sm_50\n.address_size 64\n"
-                      ".visible .entry k(.param .align 8 .b8 p[160]) { ret; }\n";
+    const char* ptx =
+        ".version 7.0\n.target sm_50\n.address_size 64\n"
+        ".visible .entry k(.param .align 8 .b8 p[160]) { ret; }\n"
+        ".visible .entry copy4(.param .u64 in, .param .u64 out) {\n"
+        "  .reg .b32 %r<4>; .reg .f32 %f<5>; .reg .b64 %rd<8>;\n"
+        "  ld.param.u64 %rd1, [in]; ld.param.u64 %rd2, [out];\n"
+        "  mov.u32 %r1, %ctaid.x; mov.u32 %r2, %ntid.x; mov.u32 %r3, %tid.x;\n"
+        "  mad.wide.u32 %rd3, %r1, %r2, 0; cvt.u64.u32 %rd4, %r3; add.s64 %rd5, %rd3, %rd4;\n"
+        "  shl.b64 %rd5, %rd5, 4; add.s64 %rd6, %rd1, %rd5; add.s64 %rd7, %rd2, %rd5;\n"
+        "  ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd6];\n"
+        "  st.global.v4.f32 [%rd7], {%f1, %f2, %f3, %f4};\n"
+        "  ret;\n}\n";
     void* module = nullptr;
     CU(cu.cuModuleLoadData(&module, ptx));
     CU(cu.cuModuleGetFunction(&empty, module, "k"));
+    CU(cu.cuModuleGetFunction(&copy4, module, "copy4"));
     CU(cu.cuStreamCreate(&stream, 1));  // CU_STREAM_NON_BLOCKING
     CU(cu.cuMemAlloc(&word, 4));
     CU(cu.cuMemAlloc(&copy_from, copy_bytes()));
@@ -179,6 +203,11 @@ struct CudaTarget {
     finish();
   }
   void copy() { CU(cu.cuMemcpyDtoDAsync(copy_to, copy_from, copy_bytes(), stream)); }
+  void copy_kernel() {
+    void* arguments[] = {&copy_from, &copy_to};
+    const auto blocks = static_cast<unsigned>(copy_bytes() / 16 / 256);
+    CU(cu.cuLaunchKernel(copy4, blocks, 1, 1, 256, 1, 1, 0, stream, arguments, nullptr));
+  }
   void finish() { CU(cu.cuStreamSynchronize(stream)); }
 };
 
@@ -213,8 +242,8 @@ int main(int argc, char** argv) {
   const size_t one = 1;
   constexpr int kCopies = 8;
   unsigned value = 0;
-  const char* phases[] = {"launch burst", "launch+finish", "write burst", "write+finish", "launch+read", "copy+finish"};
-  constexpr int kPhases = 6;
+  const char* phases[] = {"launch burst", "launch+finish", "write burst", "write+finish", "launch+read", "copy+finish", "copy4+finish"};
+  constexpr int kPhases = 7;
   std::vector<std::vector<double>> times(targets.size() * kPhases);
   for (int round = -2; round < rounds; ++round) {  // two rounds of warm-up
     for (size_t k = 0; k < targets.size(); ++k) {
@@ -237,6 +266,11 @@ int main(int argc, char** argv) {
         if (driver) return cuda.copy();
         CHECK(clEnqueueCopyBuffer(target.queue, target.copy_from, target.copy_to, 0, 0, copy_bytes(), 0, nullptr,
                                   nullptr));
+      };
+      const auto copy_kernel = [&] {
+        if (driver) return cuda.copy_kernel();
+        const size_t items = copy_bytes() / 16;
+        CHECK(clEnqueueNDRangeKernel(target.queue, target.copy4, 1, nullptr, &items, nullptr, 0, nullptr, nullptr));
       };
       const auto launch_then_read = [&] {  // a kernel, then a blocking read of its 4-byte result
         launch();
@@ -275,6 +309,12 @@ int main(int argc, char** argv) {
               finish();
             }
           }) : 0.0,
+          runs(6) ? us_per_command(kCopies, [&] {
+            for (int i = 0; i < kCopies; ++i) {
+              copy_kernel();
+              finish();
+            }
+          }) : 0.0,
       };
       if (round < 0) continue;
       for (int p = 0; p < kPhases; ++p) times[t * kPhases + p].push_back(measured[p]);
@@ -308,6 +348,7 @@ int main(int argc, char** argv) {
     clReleaseMemObject(target.copy_from);
     clReleaseMemObject(target.copy_to);
     clReleaseKernel(target.empty);
+    clReleaseKernel(target.copy4);
     clReleaseCommandQueue(target.queue);
     clReleaseContext(target.context);
   }
