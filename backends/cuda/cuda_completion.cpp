@@ -383,6 +383,8 @@ std::optional<cl_int> CompletionQueue::wait_through(const std::vector<Item>& bat
   spin_until(
       [&] {
         if (paced_until != Clock::time_point{}) {
+          // New items end the pace at once: a blocking read pushed by the waiter itself (once its
+          // own wait saw the stream dry) must not wait out the pace to be finished.
           if (queued_.load(std::memory_order_acquire) == 0 && Clock::now() < paced_until) return false;
           paced_until = Clock::time_point{};
         }
