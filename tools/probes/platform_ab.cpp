@@ -50,9 +50,13 @@ struct Target {
   cl_mem copy_from = nullptr, copy_to = nullptr;
 };
 
+// Read once: every copy of every round uses it.
 size_t copy_bytes() {
-  const char* mib = std::getenv("COPY_MIB");
-  return (mib ? std::strtoull(mib, nullptr, 10) : 256) << 20;
+  static const size_t bytes = [] {
+    const char* mib = std::getenv("COPY_MIB");
+    return static_cast<size_t>(mib ? std::strtoull(mib, nullptr, 10) : 256) << 20;
+  }();
+  return bytes;
 }
 
 // The file of the library behind `platform`: an ICD's handles begin with its dispatch table,
