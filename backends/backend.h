@@ -66,6 +66,10 @@ class Work {
   // waits for this work's end as soon as submit() returns: a stream may keep that thread
   // waiting for the work before it rather than hand this work to a thread of its own.
   virtual bool waited_by_submitter() const { return false; }
+  // Whether finished() may destroy an object the application made (its last hold goes, and with
+  // it the object and its destructor callbacks): such work is finished on a thread of the
+  // implementation, not inside an unrelated call of the application's (Stream::reap).
+  virtual bool finishing_may_destroy() const { return true; }
   // Points of other streams this work must come after on the device (see
   // Stream::can_follow_on_device); fixed before submit(), valid until finished().
   virtual std::span<const std::shared_ptr<StreamPoint>> device_waits() const { return {}; }
@@ -73,6 +77,10 @@ class Work {
   // nanoseconds as in clGetDeviceAndHostTimer), before finished().
   virtual bool wants_times() const { return false; }
   virtual void timed(uint64_t /*start_ns*/, uint64_t /*end_ns*/) {}
+
+  // A stream's link for work it has seen end and leaves for another thread to finish
+  // (backends/cuda/cuda_left_work.h); untouched elsewhere.
+  Work* left_next = nullptr;
 
  protected:
   ~Work() = default;
@@ -111,6 +119,9 @@ class Stream {
   // that it only counts) need not wait for the stream's own thread to report it. Never blocks;
   // false where the stream cannot tell.
   virtual bool ended_through(uint64_t /*mark*/) const { return false; }
+  // Called by a submitter after a submit() returned, holding no lock: finishes work that the
+  // stream's own thread left to it (work nothing names, seen to end while the submitter was busy).
+  virtual void reap() {}
   // Whether work of `operation` submitted here can be ordered after work already submitted
   // to `earlier` by the device itself (through earlier.mark()): then platform/ submits it
   // once that work has been submitted, without waiting for it to end.

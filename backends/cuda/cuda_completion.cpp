@@ -53,6 +53,8 @@ constexpr uint64_t kLookingNs = 5000;
 // An allocation the card refused waits at most this long for a thread to finish what has ended
 // on the device (settle()): finishing takes microseconds, unless it runs deferred work first.
 constexpr auto kSettleLimit = std::chrono::microseconds(20000);
+// The most items of one batch left for the submitter to finish (see finish_batch).
+constexpr size_t kMostLeft = 4;
 // While nobody waits, the thread reads the clock only every this many turns of its watch
 // (about a microsecond), and looks at the submitters' side (queued_, pushed_) only every
 // kQuietLook: each look at the cache lines that they write on every push costs their next push
@@ -189,15 +191,19 @@ bool CompletionQueue::take_all(std::vector<Item>& batch) {
     return true;
   }
   if (queued_.load(std::memory_order_acquire) == 0) {
-    spin_until([this] { return queued_.load(std::memory_order_acquire) != 0; }, kIdleSpin);
+    spin_until(
+        [this] {
+          return queued_.load(std::memory_order_acquire) != 0 || returned_count_.load(std::memory_order_acquire) != 0;
+        },
+        kIdleSpin);
   }
   std::unique_lock lock(mutex_);
-  while (items_.empty() && !stopping_) {
+  while (items_.empty() && returned_.empty() && !stopping_) {
     sleeping_ = true;
     wake_.wait(lock);
     sleeping_ = false;
   }
-  if (items_.empty()) return false;  // stopping, and nothing left
+  if (items_.empty()) return !returned_.empty();  // returned work only (finish_batch takes it), or stopping
   batch.swap(items_);                // both keep their capacity: no allocation per batch
   observable_queued_.store(0, std::memory_order_relaxed);
   queued_.store(0, std::memory_order_release);
@@ -445,6 +451,17 @@ void CompletionQueue::finish_batch(std::vector<Item>& batch) {
   } catch (const CudaError&) {
     // Without the context nothing can be waited for: the items fail.
   }
+  // Work nothing names, with nothing to do on the host, is left for a busy submitter to finish
+  // itself at its next command (reap()): finished here, beside that command, the lines of the
+  // command block, the queue's count and the objects' holds would move between the two threads.
+  // A few per batch: a burst's batches are long, and reaping one whole would hold up the
+  // submitter's next command, while finishing it here costs the submitter little.
+  size_t may_leave = std::chrono::steady_clock::now() - last_take_ < kSubmitterPause &&
+                             (waiters_.load(std::memory_order_acquire) == 0 || waiter_looks())
+                         ? kMostLeft
+                         : 0;
+  LeftWork::Handover handover;
+  finish_returned();
   size_t covered = 0;                  // items before it are known to be done on the stream
   cl_int covered_status = CL_SUCCESS;  // how the wait that covered them ended
   size_t finished = 0;
@@ -495,6 +512,23 @@ void CompletionQueue::finish_batch(std::vector<Item>& batch) {
     if (status < 0) report_loss(*item.work);
     report_times(item, status);
     if (!item.started) start(item);
+    // Not while anything pushed finishes on the host (every item that anything sees finish
+    // does): that item would have to wait for this one to be finished (finish_left_here).
+    if (may_leave != 0 && status >= 0 && !item.finishes_on_host && item.kind != Kind::Host &&
+        item.kind != Kind::Deferred && !item.timing.began && !item.work->observable() &&
+        host_finishes_.load(std::memory_order_acquire) == 0) {
+      --may_leave;
+      left_.leave(handover, *item.work);
+      finished_through_.store(item.ordinal, std::memory_order_release);
+      continue;
+    }
+    if (item.finishes_on_host || item.work->observable()) {
+      // Something sees this item finish: every item before it is finished first.
+      finish_left_here(handover);
+    } else {
+      // Handed over before this one is finished, which may wake a waiter whose next command reaps.
+      left_.hand_over(handover);
+    }
     item.work->finished(status);
     if (item.finishes_on_host) host_finishes_.fetch_sub(1, std::memory_order_acq_rel);
     finished_through_.store(item.ordinal, std::memory_order_release);
@@ -503,6 +537,78 @@ void CompletionQueue::finish_batch(std::vector<Item>& batch) {
     if (batch[i].checkpoint) events_.give_back(batch[i].checkpoint);
   }
   batch.erase(batch.begin(), batch.begin() + static_cast<std::ptrdiff_t>(finished));
+  left_.hand_over(handover);
+}
+
+void CompletionQueue::reap() {
+  const LeftWork::Chain left = left_.take_all();
+  if (left.empty()) return;
+  // Not where finishing would destroy an object the application made: its destructor
+  // callbacks would run inside this unrelated call of the application's, which may hold a lock
+  // that they take. This thread's own lines only (the objects' holds), no shared ones.
+  std::vector<Work*> returned;
+  left.for_each([&](Work& work) {
+    if (work.finishing_may_destroy()) {
+      returned.push_back(&work);
+    } else {
+      work.finished(CL_SUCCESS);
+    }
+  });
+  left_.count_finished(left.size() - returned.size());
+  if (!returned.empty()) return_to_thread(returned);
+}
+
+void CompletionQueue::return_to_thread(const std::vector<Work*>& works) {
+  bool asleep = false;
+  {
+    std::lock_guard lock(mutex_);
+    returned_.insert(returned_.end(), works.begin(), works.end());
+    returned_count_.store(returned_.size(), std::memory_order_release);
+    asleep = sleeping_;
+  }
+  if (asleep) wake_.notify_one();
+}
+
+void CompletionQueue::take_back_left_locked() {
+  left_.take_all().for_each([&](Work& work) { returned_.push_back(&work); });
+  returned_count_.store(returned_.size(), std::memory_order_release);
+}
+
+void CompletionQueue::finish_returned() {
+  if (returned_count_.load(std::memory_order_acquire) == 0) return;
+  std::vector<Work*> returned;
+  {
+    std::lock_guard lock(mutex_);
+    returned.swap(returned_);
+    returned_count_.store(0, std::memory_order_relaxed);
+  }
+  for (Work* work : returned) work->finished(CL_SUCCESS);
+  left_.count_finished(returned.size());
+}
+
+void CompletionQueue::reap_left() {
+  // A waiter that sleeps (a clFinish past its watch) needs the count that finishing raises now.
+  const bool waiter_sleeps = waiters_.load(std::memory_order_acquire) != 0 && !waiter_looks();
+  if (!waiter_sleeps) {
+    // Only the queued count is watched (as take_all does): the list's line is the reaping
+    // submitter's to write.
+    const auto deadline = std::chrono::steady_clock::now() + kSubmitterPause;
+    spin_until(
+        [&] { return queued_.load(std::memory_order_acquire) != 0 || std::chrono::steady_clock::now() >= deadline; },
+        kSubmitterPause);
+    if (queued_.load(std::memory_order_acquire) != 0) return;  // the submitter is back: it reaps
+  }
+  LeftWork::Handover nothing_new;
+  finish_left_here(nothing_new);
+}
+
+void CompletionQueue::finish_left_here(LeftWork::Handover& handover) {
+  finish_returned();  // what a submitter gave back (it would destroy an object) comes first too
+  if (handover.empty() && left_.empty()) return;
+  left_.hand_over(handover);
+  const LeftWork::Chain left = left_.take_all();
+  left.for_each([](Work& work) { work.finished(CL_SUCCESS); });
+  left_.count_finished(left.size());
 }
 
 void CompletionQueue::copy_out(const CopyOut& copy, cl_int status) {
@@ -539,13 +645,32 @@ void CompletionQueue::stop() {
 void CompletionQueue::settle() {
   if (thread_id_.load(std::memory_order_acquire) == std::this_thread::get_id()) return;
   const uint64_t ended = idle_through_.load(std::memory_order_acquire);
-  spin_until([&] { return finished_through_.load(std::memory_order_acquire) >= ended; }, kSettleLimit);
+  // What waits to be reaped goes back to this queue's thread, which finishes it now.
+  bool asleep = false;
+  {
+    std::lock_guard lock(mutex_);
+    take_back_left_locked();
+    asleep = sleeping_;
+  }
+  if (asleep) wake_.notify_one();
+  spin_until(
+      [&] { return finished_through_.load(std::memory_order_acquire) >= ended && left_.all_finished(); },
+      kSettleLimit);
 }
 
 void CompletionQueue::run(std::shared_ptr<CompletionQueue> self) {
   self->thread_id_.store(std::this_thread::get_id(), std::memory_order_release);
   std::vector<Item> batch;
-  while (self->take_all(batch)) self->finish_batch(batch);
+  while (true) {
+    if (batch.empty() && !self->left_.empty()) self->reap_left();
+    if (!self->take_all(batch)) break;
+    self->finish_batch(batch);
+  }
+  {
+    std::lock_guard lock(self->mutex_);
+    self->take_back_left_locked();
+  }
+  self->finish_returned();
 }
 
 }  // namespace cucl::backend::cuda

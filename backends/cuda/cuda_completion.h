@@ -2,7 +2,8 @@
 // enqueues an operation on the CUDA stream and pushes an item; the completion thread takes
 // every item queued so far at once, waits until the stream has passed them (the stream
 // running dry, one CUDA event it records itself, or a checkpoint event an item carries),
-// and calls Work::finished for each. So the common command costs its submitter no CUDA
+// and calls Work::finished for each (a few commands nothing names it leaves to their submitter's
+// next command instead, reap(), but never past an item whose finish anything sees). So the common command costs its submitter no CUDA
 // event, and a burst of commands costs the completion thread one wait. No CUDA callback is
 // involved, so finished() and whatever it triggers (the next command's submission) may
 // call the driver freely.
@@ -22,6 +23,7 @@
 #include "backends/cuda/cuda_context.h"
 #include "backends/cuda/cuda_device_clock.h"
 #include "backends/cuda/cuda_event_pool.h"
+#include "backends/cuda/cuda_left_work.h"
 #include "backends/cuda/cuda_read_bounce.h"
 #include "base/clock.h"
 
@@ -90,6 +92,8 @@ class CompletionQueue final : public FinishingThread {
   // A waiting thread's look (Stream::look): when the stream has run dry, every item pushed
   // before the look is done, and this thread finishes them without asking the driver.
   void look();
+  // Finishes the work this thread left to its submitters (see finish_batch).
+  void reap();
   // Work its submitter has already seen end (Work::waited_by_submitter): the stream ran dry
   // after it, in a wait_until_dry that covered the items up to `dry_through`.
   void push_seen_done(Work& work, cl_int status, bool started, const TimingEvents& timing, uint64_t dry_through,
@@ -138,6 +142,16 @@ class CompletionQueue final : public FinishingThread {
   bool take_all(std::vector<Item>& batch);
   // Finishes the items of `batch` in order; those it cannot finish yet stay in it.
   void finish_batch(std::vector<Item>& batch);
+  // Finishes what submitters did not reap within kSubmitterPause (this thread).
+  void reap_left();
+  // Finishes, on this thread, what `handover` holds and every work left earlier and not reaped.
+  void finish_left_here(LeftWork::Handover& handover);
+  // Hands `works` back to this thread, which finishes them (finish_returned).
+  void return_to_thread(const std::vector<Work*>& works);
+  // Moves what waits to be reaped to what this thread finishes itself.
+  void take_back_left_locked();
+  // Finishes the work handed back (this thread).
+  void finish_returned();
   // Waits until the stream has passed batch[index]; sets `covered` to the first item that
   // wait does not cover. Returns the wait's status, or nothing when newer items arrived
   // first and the wait should cover them too.
@@ -201,6 +215,8 @@ class CompletionQueue final : public FinishingThread {
   std::atomic<uint64_t> pushed_{0};           // the ordinal of the last item pushed
   std::condition_variable wake_;
   std::vector<Item> items_;
+  std::vector<Work*> returned_;  // left work handed back to this thread to finish (finish_returned())
+  std::atomic<size_t> returned_count_{0};  // returned_.size(), readable without the lock
   bool stopping_ = false;
   bool sleeping_ = false;          // the thread waits on wake_ (push() then notifies)
   unsigned since_checkpoint_ = 0;  // StreamWork items pushed since the last checkpoint
@@ -219,6 +235,7 @@ class CompletionQueue final : public FinishingThread {
   // Written by this thread as it finishes items (read when an allocation fails, see settle()).
   alignas(kCacheLine) std::atomic<uint64_t> finished_through_{0};  // the last item's ordinal
   std::atomic<std::thread::id> thread_id_{};
+  LeftWork left_;  // done, left for a submitter to finish (reap()); its own lines
   // Completion thread only:
   alignas(kCacheLine) bool loss_reported_ = false;
   std::chrono::steady_clock::time_point last_take_{};   // when items last arrived

@@ -25,6 +25,7 @@ class CudaStream final : public Stream {
   void wait_began() override { completion_->wait_began(); }
   void wait_ended() override { completion_->wait_ended(); }
   void look() override { completion_->look(); }
+  void reap() override { completion_->reap(); }
   std::chrono::microseconds watch_time() const override { return completion_->watch_time(); }
   uint64_t submitted_mark() const override { return completion_->pushed(); }
   bool ended_through(uint64_t mark) const override { return completion_->ended_through(mark); }

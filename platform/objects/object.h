@@ -47,6 +47,8 @@ class Object {
   bool release_api();
 
   void hold() { holds_.fetch_add(1, std::memory_order_relaxed); }
+  // Only one hold is left: dropping it would destroy the object (unless another is taken first).
+  bool last_hold() const { return holds_.load(std::memory_order_acquire) == 1; }
   void drop() {
     if (holds_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
   }

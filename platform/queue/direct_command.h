@@ -27,6 +27,7 @@ class DirectCommand final : public backend::Work {
   void started() override {}
   bool observable() const override { return false; }  // no event: clFinish counts it
   bool finishes_on_host() const override { return static_cast<bool>(spec_.on_finish); }
+  bool finishing_may_destroy() const override { return spec_.keep_alive.holds_a_last_hold(); }
   // Runs on_finish, lets go of what the command held, tells the queue and deletes itself.
   void finished(cl_int status) override;
   void report_error(std::string_view message) override;

@@ -55,6 +55,14 @@ class HeldObjects {
   Ref<Object>* begin() { return spilled_.empty() ? inline_.data() : spilled_.data(); }
   Ref<Object>* end() { return begin() + size(); }
   size_t size() const { return spilled_.empty() ? inline_count_ : spilled_.size(); }
+  // Whether letting go of them now would destroy one (see Object::last_hold).
+  bool holds_a_last_hold() const {
+    const Ref<Object>* first = spilled_.empty() ? inline_.data() : spilled_.data();
+    for (size_t i = 0; i < size(); ++i) {
+      if (first[i] && first[i]->last_hold()) return true;
+    }
+    return false;
+  }
 
  private:
   static constexpr size_t kInline = 3;

@@ -42,6 +42,7 @@ bool Queue::enqueue_direct(CommandSpec& spec) {
   }
   // Outside the lock: on_finish may do anything.
   if (refused) refused->abandon();
+  stream().reap();
   return true;
 }
 

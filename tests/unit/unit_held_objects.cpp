@@ -68,5 +68,28 @@ TEST(HeldObjects, MovingHandsTheObjectsOverAndClearReleasesThem) {
   }
 }
 
+// Whether letting go of the list would destroy one of its objects: only when the list's hold on
+// it is the last, inline or beyond.
+TEST(HeldObjects, TellsWhetherItHoldsAnObjectsLastHold) {
+  int destroyed = 0;
+  for (int count : {1, 3, 5}) {
+    std::vector<Ref<Object>> elsewhere;
+    HeldObjects held;
+    for (int i = 0; i < count; ++i) {
+      elsewhere.push_back(make<Counted>(i, destroyed));
+      held.push_back(elsewhere.back());
+    }
+    EXPECT_FALSE(held.holds_a_last_hold()) << count;
+    elsewhere[count / 2] = nullptr;  // the list now holds that one alone
+    EXPECT_TRUE(held.holds_a_last_hold()) << count;
+    EXPECT_EQ(destroyed, 0);
+    held.clear();
+    EXPECT_EQ(destroyed, 1) << count;
+    EXPECT_FALSE(held.holds_a_last_hold());
+    elsewhere.clear();
+    destroyed = 0;
+  }
+}
+
 }  // namespace
 }  // namespace cucl
