@@ -513,10 +513,10 @@ void CompletionQueue::finish_batch(std::vector<Item>& batch) {
     report_times(item, status);
     if (!item.started) start(item);
     // Not while anything pushed finishes on the host (every item that anything sees finish
-    // does): that item would have to wait for this one to be finished (finish_left_here).
-    if (may_leave != 0 && status >= 0 && !item.finishes_on_host && item.kind != Kind::Host &&
-        item.kind != Kind::Deferred && !item.timing.began && !item.work->observable() &&
-        host_finishes_.load(std::memory_order_acquire) == 0) {
+    // does, Host and Deferred items included): that item would have to wait for this one to be
+    // finished (finish_left_here).
+    if (may_leave != 0 && status >= 0 && !item.finishes_on_host && !item.timing.began &&
+        !item.work->observable() && host_finishes_.load(std::memory_order_acquire) == 0) {
       --may_leave;
       left_.leave(handover, *item.work);
       finished_through_.store(item.ordinal, std::memory_order_release);
@@ -666,11 +666,8 @@ void CompletionQueue::run(std::shared_ptr<CompletionQueue> self) {
     if (!self->take_all(batch)) break;
     self->finish_batch(batch);
   }
-  {
-    std::lock_guard lock(self->mutex_);
-    self->take_back_left_locked();
-  }
-  self->finish_returned();
+  LeftWork::Handover nothing_new;
+  self->finish_left_here(nothing_new);
 }
 
 }  // namespace cucl::backend::cuda

@@ -3,8 +3,9 @@
 // every item queued so far at once, waits until the stream has passed them (the stream
 // running dry, one CUDA event it records itself, or a checkpoint event an item carries),
 // and calls Work::finished for each (a few commands nothing names it leaves to their submitter's
-// next command instead, reap(), but never past an item whose finish anything sees). So the common command costs its submitter no CUDA
-// event, and a burst of commands costs the completion thread one wait. No CUDA callback is
+// next command instead, reap(), but never past an item whose finish anything sees). So the
+// common command costs its submitter no CUDA event, and a burst of commands costs the
+// completion thread one wait. No CUDA callback is
 // involved, so finished() and whatever it triggers (the next command's submission) may
 // call the driver freely.
 #pragma once

@@ -4,6 +4,7 @@
 // enqueuing thread allocated (a free across threads contends for the allocator's locks).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <initializer_list>
@@ -54,14 +55,12 @@ class HeldObjects {
 
   Ref<Object>* begin() { return spilled_.empty() ? inline_.data() : spilled_.data(); }
   Ref<Object>* end() { return begin() + size(); }
+  const Ref<Object>* begin() const { return spilled_.empty() ? inline_.data() : spilled_.data(); }
+  const Ref<Object>* end() const { return begin() + size(); }
   size_t size() const { return spilled_.empty() ? inline_count_ : spilled_.size(); }
   // Whether letting go of them now would destroy one (see Object::last_hold).
   bool holds_a_last_hold() const {
-    const Ref<Object>* first = spilled_.empty() ? inline_.data() : spilled_.data();
-    for (size_t i = 0; i < size(); ++i) {
-      if (first[i] && first[i]->last_hold()) return true;
-    }
-    return false;
+    return std::any_of(begin(), end(), [](const Ref<Object>& held) { return held && held->last_hold(); });
   }
 
  private:
