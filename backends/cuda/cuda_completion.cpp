@@ -330,6 +330,8 @@ std::optional<cl_int> CompletionQueue::wait_through(const std::vector<Item>& bat
   const bool unnamed = std::none_of(batch.begin() + static_cast<std::ptrdiff_t>(index), batch.end(),
                                     [](const Item& item) { return item.work->observable(); });
   const auto merge_window = unnamed ? kUnnamedMergeWindow : kMergeWindow;
+  const bool finishes_on_host = std::any_of(batch.begin() + static_cast<std::ptrdiff_t>(index), batch.end(),
+                                            [](const Item& item) { return item.finishes_on_host; });
   // The submitter counts as busy until it has pushed nothing for kSubmitterPause.
   Clock::time_point pushed_at = last_take_;
   Every quiet_look(kQuietLook);
@@ -351,7 +353,11 @@ std::optional<cl_int> CompletionQueue::wait_through(const std::vector<Item>& bat
         return true;
       }
       if (can_wait_check.due(Clock::now()) && !finishing_can_wait()) {
-        result = CUDA_SUCCESS;
+        // Finishing became urgent. When nothing here finishes on the host and nobody sleeps on
+        // it, that is for an item pushed since (a blocking read raises host_finishes_), which
+        // then joins this batch instead of waiting for a second one.
+        merge = !finishes_on_host && queued_.load(std::memory_order_acquire) != 0 && !waiter_sleeps();
+        if (!merge) result = CUDA_SUCCESS;
         return true;
       }
       // The submitter's next items come first; these are finished as they are taken.
@@ -413,7 +419,7 @@ bool CompletionQueue::finishing_can_wait() const {
   // A waiter that sleeps needs the count that finishing raises, and one that waits for work
   // finished on the host needs that work finished.
   if (host_finishes_.load(std::memory_order_acquire) != 0) return false;
-  if (waiters_.load(std::memory_order_acquire) != 0 && !waiter_looks()) return false;
+  if (waiter_sleeps()) return false;
   return std::chrono::steady_clock::now() - last_take_ < kSubmitterPause;
 }
 
@@ -456,10 +462,8 @@ void CompletionQueue::finish_batch(std::vector<Item>& batch) {
   // command block, the queue's count and the objects' holds would move between the two threads.
   // A few per batch: a burst's batches are long, and reaping one whole would hold up the
   // submitter's next command, while finishing it here costs the submitter little.
-  size_t may_leave = std::chrono::steady_clock::now() - last_take_ < kSubmitterPause &&
-                             (waiters_.load(std::memory_order_acquire) == 0 || waiter_looks())
-                         ? kMostLeft
-                         : 0;
+  size_t may_leave =
+      std::chrono::steady_clock::now() - last_take_ < kSubmitterPause && !waiter_sleeps() ? kMostLeft : 0;
   LeftWork::Handover handover;
   finish_returned();
   size_t covered = 0;                  // items before it are known to be done on the stream
@@ -587,9 +591,8 @@ void CompletionQueue::finish_returned() {
 }
 
 void CompletionQueue::reap_left() {
-  // A waiter that sleeps (a clFinish past its watch) needs the count that finishing raises now.
-  const bool waiter_sleeps = waiters_.load(std::memory_order_acquire) != 0 && !waiter_looks();
-  if (!waiter_sleeps) {
+  // A waiter that sleeps needs the count that finishing raises now.
+  if (!waiter_sleeps()) {
     // Only the queued count is watched (as take_all does): the list's line is the reaping
     // submitter's to write.
     const auto deadline = std::chrono::steady_clock::now() + kSubmitterPause;

@@ -178,6 +178,8 @@ class CompletionQueue final : public FinishingThread {
   }
   // A waiter looks at the stream, so this thread need not ask the driver too.
   bool waiter_looks() const;
+  // A waiter sleeps (a clFinish past its watch): it needs the count that finishing raises.
+  bool waiter_sleeps() const { return waiters_.load(std::memory_order_acquire) != 0 && !waiter_looks(); }
   // Items a look has seen end, all of them commands nothing names (a waiter for them ends on
   // ended_through), may wait to be finished while their submitter is still busy (it pushed
   // within kSubmitterPause): finishing them beside its next command would have both threads
