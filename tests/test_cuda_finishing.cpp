@@ -4,8 +4,12 @@
 // without the application calling anything more, never inside one of its own later enqueues,
 // before any later command's event completes, with several threads enqueuing to one queue, and
 // when the queue is released first.
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -102,6 +106,56 @@ TEST_F(CudaFinishing, AnEventCompletesOnlyAfterEveryEarlierCommandHasLetGo) {
     ASSERT_EQ(clEnqueueReadBuffer(queue(), word, CL_TRUE, 0, 4, &value, 0, nullptr, nullptr), CL_SUCCESS);
     ASSERT_TRUE(freed.freed.load()) << "round " << round;
   }
+}
+
+// clFinish may return before the commands nothing names are finished (their end is seen on the
+// device). A USE_HOST_PTR buffer they hold, released right after it, with its memory unmapped and
+// new memory mapped at the same address: a buffer made there uses the new pages, not a
+// registration of the old ones that the released buffer may still keep. One page leaves the
+// least time between clFinish and the new buffer.
+void check_buffers_over_remapped_memory(cl_context context, cl_command_queue queue, size_t bytes, int rounds) {
+  Mem result = make_buffer(context, CL_MEM_READ_WRITE, bytes);
+  std::vector<unsigned char> read(bytes);
+  int rounds_run = 0;
+  for (int round = 0; round < rounds; ++round) {
+    void* first = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(first, MAP_FAILED);
+    std::memset(first, 0x11, bytes);
+    cl_int status = CL_SUCCESS;
+    cl_mem old_buffer = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, first, &status);
+    ASSERT_EQ(status, CL_SUCCESS);
+    const cl_uchar old_pattern = 0x22;
+    // A command nothing names.
+    ASSERT_EQ(clEnqueueFillBuffer(queue, old_buffer, &old_pattern, 1, 0, bytes, 0, nullptr, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clFinish(queue), CL_SUCCESS);
+    ASSERT_EQ(clReleaseMemObject(old_buffer), CL_SUCCESS);
+    ASSERT_EQ(munmap(first, bytes), 0);
+    void* second = mmap(first, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    if (second == MAP_FAILED) continue;  // something else took the address meanwhile
+    ASSERT_EQ(second, first);
+    ++rounds_run;
+    const auto new_pattern = static_cast<unsigned char>(0x40 + round % 64);
+    std::memset(second, new_pattern, bytes);
+    cl_mem new_buffer = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, second, &status);
+    ASSERT_EQ(status, CL_SUCCESS) << "round " << round;
+    ASSERT_EQ(clEnqueueCopyBuffer(queue, new_buffer, result, 0, 0, bytes, 0, nullptr, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clEnqueueReadBuffer(queue, result, CL_TRUE, 0, bytes, read.data(), 0, nullptr, nullptr), CL_SUCCESS)
+        << "round " << round;
+    size_t wrong = 0;
+    for (unsigned char byte : read) wrong += byte != new_pattern;
+    EXPECT_EQ(wrong, 0u) << "round " << round << ": the copy read " << int(read[0]) << ", not " << int(new_pattern);
+    ASSERT_EQ(clReleaseMemObject(new_buffer), CL_SUCCESS);
+    ASSERT_EQ(clFinish(queue), CL_SUCCESS);
+    ASSERT_EQ(munmap(second, bytes), 0);
+    if (wrong) break;
+  }
+  EXPECT_GT(rounds_run, rounds / 2);  // the address came back in most rounds
+}
+
+TEST_F(CudaFinishing, ABufferOverMemoryMappedWhereAReleasedOneWasUsesTheNewPages) {
+  const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  check_buffers_over_remapped_memory(context(), queue(), page, 2000);
+  check_buffers_over_remapped_memory(context(), queue(), 1 << 20, 200);
 }
 
 // Once the application stops calling, what its last commands hold is let go all the same.

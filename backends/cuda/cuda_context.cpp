@@ -14,11 +14,12 @@ size_t card_bytes(const CudaDriver& driver, CUdevice device) {
 }  // namespace
 
 CudaContext::CudaContext(std::shared_ptr<const CudaDriver> driver, CUdevice device,
-                         std::shared_ptr<HostRegistry> registry)
+                         std::shared_ptr<HostRegistry> registry, std::shared_ptr<FinishingThreads> finishing_threads)
     : driver_(std::move(driver)),
       device_(device),
       registry_(std::move(registry)),
-      device_allocations_(*driver_, card_bytes(*driver_, device), [this] { finishing_threads_.settle_all(); }),
+      finishing_threads_(std::move(finishing_threads)),
+      device_allocations_(*driver_, card_bytes(*driver_, device), [this] { finishing_threads_->settle_all(); }),
       staging_(std::make_unique<StagingPool>(*driver_)) {
   auto attribute = [&](CUdevice_attribute which) -> size_t {
     int value = 0;
@@ -90,7 +91,7 @@ bool CudaContext::reaches(CudaContext& peer) {
 }
 
 CUresult CudaContext::free_memory(size_t* free, size_t* total) {
-  finishing_threads_.settle_all();
+  finishing_threads_->settle_all();
   device_allocations_.free_kept();
   return driver_->cuMemGetInfo(free, total);
 }

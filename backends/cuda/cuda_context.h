@@ -31,7 +31,9 @@ struct PitchedTextureLimits {
 
 class CudaContext {
  public:
-  CudaContext(std::shared_ptr<const CudaDriver> driver, CUdevice device, std::shared_ptr<HostRegistry> registry);
+  // `registry` and `finishing_threads` are shared by every CUDA device of the platform.
+  CudaContext(std::shared_ptr<const CudaDriver> driver, CUdevice device, std::shared_ptr<HostRegistry> registry,
+              std::shared_ptr<FinishingThreads> finishing_threads);
   ~CudaContext();
   CudaContext(const CudaContext&) = delete;
   CudaContext& operator=(const CudaContext&) = delete;
@@ -73,8 +75,8 @@ class CudaContext {
   // What the card has free (cuMemGetInfo) once released buffers have let go of their memory
   // and the kept allocations have gone back to it.
   CUresult free_memory(size_t* free, size_t* total);
-  // The completion threads of this context's streams (see cuda_finishing_threads.h).
-  FinishingThreads& finishing_threads() { return finishing_threads_; }
+  // The completion threads of every CUDA device's streams (see cuda_finishing_threads.h).
+  FinishingThreads& finishing_threads() { return *finishing_threads_; }
   // The managed memory (SVM) this device may still be asked for.
   ManagedBudget& managed_budget() { return managed_budget_; }
   // The coarse-grain SVM allocations made as dual views (cuda_svm_view.h).
@@ -91,7 +93,7 @@ class CudaContext {
   size_t max_pitch_ = 0;
   PitchedTextureLimits texture_limits_;
   std::shared_ptr<HostRegistry> registry_;
-  FinishingThreads finishing_threads_;
+  std::shared_ptr<FinishingThreads> finishing_threads_;
   DeviceAllocations device_allocations_;
   ManagedBudget managed_budget_;
   SvmDualViews svm_views_;

@@ -81,7 +81,8 @@ std::vector<std::unique_ptr<Device>> discover_cuda_devices(const DeviceSelection
     return devices;
   }
   if (count == 0) debug_log("no CUDA devices: the driver lists none");
-  auto registry = std::make_shared<HostRegistry>(*driver);
+  auto finishing_threads = std::make_shared<FinishingThreads>();
+  auto registry = std::make_shared<HostRegistry>(*driver, [finishing_threads] { finishing_threads->settle_all(); });
   for (int ordinal = 0; ordinal < count; ++ordinal) {
     if (!selection.wants_gpu(ordinal)) {
       debug_log("CUDA device " + std::to_string(ordinal) + " hidden by CUCL_DEVICES");
@@ -96,7 +97,7 @@ std::vector<std::unique_ptr<Device>> discover_cuda_devices(const DeviceSelection
     DeviceDescription description = describe_cuda_device(*driver, device, target);
     debug_log("CUDA device " + std::to_string(ordinal) + ": " + description.name + " (" +
               description.compiler.code_target + ")");
-    devices.push_back(std::make_unique<CudaDevice>(std::make_shared<CudaContext>(driver, device, registry), target,
+    devices.push_back(std::make_unique<CudaDevice>(std::make_shared<CudaContext>(driver, device, registry, finishing_threads), target,
                                                    std::move(description)));
   }
   return devices;

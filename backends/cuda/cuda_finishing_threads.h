@@ -1,8 +1,9 @@
-// The completion threads of one CUDA context's streams, for an allocation the card refuses.
-// clFinish need not wait for a stream's thread to finish work that has ended on the device
-// (backend::Stream::ended_through), and finishing it is what lets go of the memory objects it
-// held: memory the application released just after clFinish may still be held for a moment.
-// Before it gives up, an allocation waits for that moment (settle) and tries again.
+// The completion threads of every CUDA device's streams. clFinish need not wait for a stream's
+// thread to finish work that has ended on the device (backend::Stream::ended_through), and
+// finishing it is what lets go of the memory objects it held: memory the application released
+// just after clFinish may still be held for a moment. An allocation the card refuses waits for
+// that moment (settle) and tries again, and so does a registration of application memory that
+// overlaps one still held (HostRegistry::acquire).
 #pragma once
 
 #include <memory>

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 
@@ -15,13 +16,17 @@ namespace cucl::backend::cuda {
 
 class HostRegistry {
  public:
-  explicit HostRegistry(const CudaDriver& driver);
+  // `settle` lets the completion threads finish what they saw end (FinishingThreads::settle_all):
+  // a registration that new memory overlaps may be that of a buffer the application released
+  // and whose memory it gave back, still held by commands that have ended but are not finished.
+  explicit HostRegistry(const CudaDriver& driver, std::function<void()> settle = {});
   HostRegistry(const HostRegistry&) = delete;
   HostRegistry& operator=(const HostRegistry&) = delete;
 
   // Registers (or shares a registration of) the pages under [pointer, pointer + size).
   // False when the driver refuses, or the pages partly overlap another registration: the
-  // caller then keeps a device copy instead. Some CUDA context must be current.
+  // caller then keeps a device copy instead. Some CUDA context must be current. It settles
+  // first when the pages overlap a registration (see the constructor).
   bool acquire(const void* pointer, size_t size);
   // Gives back what acquire() took (only call it after a successful acquire).
   void release(const void* pointer, size_t size);
@@ -38,8 +43,10 @@ class HostRegistry {
     size_t users;
   };
   std::pair<uintptr_t, uintptr_t> pages(const void* pointer, size_t size) const;
+  bool overlaps_locked(uintptr_t begin, uintptr_t end) const;
 
   const CudaDriver& driver_;
+  const std::function<void()> settle_;
   size_t page_size_;
   mutable std::mutex mutex_;
   std::map<uintptr_t, Span> spans_;  // by first byte

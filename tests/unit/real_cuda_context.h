@@ -22,7 +22,8 @@ class RealCudaContextTest : public ::testing::Test {
     int count = 0;
     if (driver_->cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0) GTEST_SKIP() << "no CUDA device";
     ASSERT_EQ(driver_->cuDeviceGet(&device_, 0), CUDA_SUCCESS);
-    context_ = std::make_unique<CudaContext>(driver_, device_, std::make_shared<HostRegistry>(*driver_));
+    context_ = std::make_unique<CudaContext>(driver_, device_, std::make_shared<HostRegistry>(*driver_),
+                                             std::make_shared<FinishingThreads>());
     context_->make_current();
   }
 
