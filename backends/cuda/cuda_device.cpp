@@ -97,8 +97,8 @@ std::vector<std::unique_ptr<Device>> discover_cuda_devices(const DeviceSelection
     DeviceDescription description = describe_cuda_device(*driver, device, target);
     debug_log("CUDA device " + std::to_string(ordinal) + ": " + description.name + " (" +
               description.compiler.code_target + ")");
-    devices.push_back(std::make_unique<CudaDevice>(std::make_shared<CudaContext>(driver, device, registry, finishing_threads), target,
-                                                   std::move(description)));
+    auto context = std::make_shared<CudaContext>(driver, device, registry, finishing_threads);
+    devices.push_back(std::make_unique<CudaDevice>(std::move(context), target, std::move(description)));
   }
   return devices;
 }
