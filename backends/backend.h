@@ -58,9 +58,9 @@ class Work {
   // counts) needs no prompt report of its own: a stream may leave it unreaped for a while.
   virtual bool observable() const { return true; }
   // Whether finishing this work does more than report its end: runs something on the host
-  // that the application may see (a mapping given up, bytes copied out). Work that does not
-  // may be counted as ended once the device is done with it (Stream::ended_through), before
-  // finished() has run.
+  // that the application may see (a mapping given up, bytes copied out, the application's own
+  // memory let go). Work that does not may be counted as ended once the device is done with it
+  // (Stream::ended_through), before finished() has run.
   virtual bool finishes_on_host() const { return true; }
   // The thread now submitting this work is the application's, inside a blocking call that
   // waits for this work's end as soon as submit() returns: a stream may keep that thread

@@ -152,6 +152,39 @@ void check_buffers_over_remapped_memory(cl_context context, cl_command_queue que
   EXPECT_GT(rounds_run, rounds / 2);  // the address came back in most rounds
 }
 
+// The application may free a USE_HOST_PTR buffer's memory once clFinish has returned and it has
+// released the buffer: the commands that held it must be finished by then, so that the buffer
+// (and the driver's registration of that memory) is gone when clReleaseMemObject returns.
+TEST_F(CudaFinishing, AUseHostPtrBufferReleasedAfterClFinishIsGoneWhenReleaseReturns) {
+  const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  void* memory = mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(memory, MAP_FAILED);
+  int still_there = 0;
+  for (int round = 0; round < 1000; ++round) {
+    cl_int status = CL_SUCCESS;
+    cl_mem buffer = clCreateBuffer(context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, page, memory, &status);
+    ASSERT_EQ(status, CL_SUCCESS);
+    Freed freed;
+    ASSERT_EQ(clSetMemObjectDestructorCallback(buffer, note_freed, &freed), CL_SUCCESS);
+    const cl_uchar pattern = 0x5a;
+    // A command nothing names.
+    ASSERT_EQ(clEnqueueFillBuffer(queue(), buffer, &pattern, 1, 0, page, 0, nullptr, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clFinish(queue()), CL_SUCCESS);
+    ASSERT_EQ(clReleaseMemObject(buffer), CL_SUCCESS);
+    if (!freed.freed.load()) {
+      ++still_there;
+      // The callback writes to `freed`: it must have come before `freed` goes.
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+      while (!freed.freed.load()) {
+        ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "round " << round << ": never freed";
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+      }
+    }
+  }
+  EXPECT_EQ(still_there, 0) << "of 1000 buffers released right after clFinish";
+  EXPECT_EQ(munmap(memory, page), 0);
+}
+
 TEST_F(CudaFinishing, ABufferOverMemoryMappedWhereAReleasedOneWasUsesTheNewPages) {
   const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   check_buffers_over_remapped_memory(context(), queue(), page, 2000);

@@ -44,6 +44,7 @@ class MemObject : public Object, private CoherentStorage {
   // CL_MEM_USES_SVM_POINTER: CL_MEM_USE_HOST_PTR memory whose host pointer is in an SVM
   // allocation of the context.
   bool uses_svm_pointer() const { return uses_svm_pointer_; }
+  bool is_application_memory() const override { return (flags_ & CL_MEM_USE_HOST_PTR) && !uses_svm_pointer_; }
   const std::vector<cl_mem_properties>& properties() const { return properties_; }
   cl_mem id() { return reinterpret_cast<cl_mem>(handle()); }
   // CL_MEM_ASSOCIATED_MEMOBJECT and CL_MEM_OFFSET: what this object was made from, and where.

@@ -56,6 +56,11 @@ class Object {
   // Lists the handle in `registry` with one API reference (once per object).
   void publish(Registry& registry);
 
+  // Storage the application owns (CL_MEM_USE_HOST_PTR): once the object is gone, the
+  // application may free that memory and have it again at the same address, so letting go of
+  // the object's last hold is something it can see.
+  virtual bool is_application_memory() const { return false; }
+
  protected:
   explicit Object(ObjectKind kind) : handle_{&kDispatchTable.through_3_0}, kind_(kind) {}
   // Runs once, when the last API reference goes, while holds may keep the object alive.

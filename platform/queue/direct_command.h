@@ -26,7 +26,11 @@ class DirectCommand final : public backend::Work {
   const backend::Operation& operation() const override { return spec_.operation; }
   void started() override {}
   bool observable() const override { return false; }  // no event: clFinish counts it
-  bool finishes_on_host() const override { return static_cast<bool>(spec_.on_finish); }
+  // Letting go of the application's own memory is seen too: after clFinish it may free that
+  // memory, and commands not yet finished would keep its registration with a driver.
+  bool finishes_on_host() const override {
+    return static_cast<bool>(spec_.on_finish) || spec_.keep_alive.holds_application_memory();
+  }
   bool finishing_may_destroy() const override { return spec_.keep_alive.holds_a_last_hold(); }
   // Runs on_finish, lets go of what the command held, tells the queue and deletes itself.
   void finished(cl_int status) override;

@@ -62,6 +62,10 @@ class HeldObjects {
   bool holds_a_last_hold() const {
     return std::any_of(begin(), end(), [](const Ref<Object>& held) { return held && held->last_hold(); });
   }
+  // Whether one of them is the application's own memory (Object::is_application_memory).
+  bool holds_application_memory() const {
+    return std::any_of(begin(), end(), [](const Ref<Object>& held) { return held && held->is_application_memory(); });
+  }
 
  private:
   static constexpr size_t kInline = 3;
