@@ -13,15 +13,18 @@ const cucl::DispatchTable cucl::kDispatchTable{};
 namespace cucl {
 namespace {
 
-// An object that counts its destruction.
+// An object that counts its destruction, and may stand for the application's own memory.
 class Counted final : public Object {
  public:
-  Counted(int id, int& destroyed) : Object(ObjectKind::Memory), id(id), destroyed_(destroyed) {}
+  Counted(int id, int& destroyed, bool application_memory = false)
+      : Object(ObjectKind::Memory), id(id), destroyed_(destroyed), application_memory_(application_memory) {}
   ~Counted() override { ++destroyed_; }
+  bool is_application_memory() const override { return application_memory_; }
   const int id;
 
  private:
   int& destroyed_;
+  const bool application_memory_;
 };
 
 std::vector<int> ids(HeldObjects& held) {
@@ -89,6 +92,18 @@ TEST(HeldObjects, TellsWhetherItHoldsAnObjectsLastHold) {
     elsewhere.clear();
     destroyed = 0;
   }
+}
+
+TEST(HeldObjects, TellsWhetherItHoldsTheApplicationsOwnMemory) {
+  int destroyed = 0;
+  for (int count : {1, 3, 5}) {
+    for (int mine = 0; mine <= count; ++mine) {  // mine == count: none is the application's
+      HeldObjects held;
+      for (int i = 0; i < count; ++i) held.push_back(make<Counted>(i, destroyed, i == mine));
+      EXPECT_EQ(held.holds_application_memory(), mine < count) << count << " objects, the application's: " << mine;
+    }
+  }
+  EXPECT_FALSE(HeldObjects{}.holds_application_memory());
 }
 
 }  // namespace
