@@ -44,8 +44,14 @@ CudaContext::~CudaContext() {
 }
 
 void CudaContext::retain() {
+  // Looked at first: std::call_once costs four thread-local lookups and a pthread_once on every
+  // call, and every submission makes the context current.
+  if (retained_now_.load(std::memory_order_acquire)) return;
   // A failure leaves the flag unset, so a later call tries again.
-  std::call_once(retained_, [this] { check(driver_->cuDevicePrimaryCtxRetain(&context_, device_), "cuDevicePrimaryCtxRetain"); });
+  std::call_once(retained_, [this] {
+    check(driver_->cuDevicePrimaryCtxRetain(&context_, device_), "cuDevicePrimaryCtxRetain");
+    retained_now_.store(true, std::memory_order_release);
+  });
 }
 
 void CudaContext::make_current() {

@@ -98,6 +98,7 @@ class CudaContext {
   ManagedBudget managed_budget_;
   SvmDualViews svm_views_;
   std::once_flag retained_;
+  std::atomic<bool> retained_now_{false};  // set once retained_'s call has succeeded
   CUcontext context_ = nullptr;
   std::unique_ptr<StagingPool> staging_;
   std::mutex kernels_mutex_;
