@@ -16,6 +16,9 @@
 // library's file (tools/gpu-run-tests does this with CUCL_GPU_AB):
 //   g++ -O2 -std=c++17 tools/probes/platform_ab.cpp -lOpenCL -ldl -o platform_ab
 //   OCL_ICD_VENDORS=/tmp/ab-vendors ./platform_ab [rounds] [N]    (TYPE=cpu: CPU devices)
+// Read "rounds where A beat B" against an A/A run (two copies of one library): on an H200 in
+// 2026-11 the first-loaded copy won launch + clFinish in 71 of 100 rounds twice, launch + read
+// in 60 and 86, and the second-loaded one the copy phases in 80-82, by up to 1 us.
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <dlfcn.h>
