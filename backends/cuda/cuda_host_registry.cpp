@@ -27,14 +27,10 @@ std::pair<uintptr_t, uintptr_t> HostRegistry::pages(const void* pointer, size_t 
   return {begin, end};
 }
 
-bool HostRegistry::overlaps_locked(uintptr_t begin, uintptr_t end) const {
-  return reaching_into(spans_, begin, end) != spans_.end();
-}
-
 bool HostRegistry::acquire(const void* pointer, size_t size) {
   auto [begin, end] = pages(pointer, size);
   std::unique_lock lock(mutex_);
-  if (settle_ && overlaps_locked(begin, end)) {
+  if (settle_ && reaching_into(spans_, begin, end) != spans_.end()) {
     // Outside the lock: finishing a command may release a registration.
     lock.unlock();
     settle_();

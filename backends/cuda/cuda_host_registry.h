@@ -43,7 +43,6 @@ class HostRegistry {
     size_t users;
   };
   std::pair<uintptr_t, uintptr_t> pages(const void* pointer, size_t size) const;
-  bool overlaps_locked(uintptr_t begin, uintptr_t end) const;
 
   const CudaDriver& driver_;
   const std::function<void()> settle_;
